@@ -1,0 +1,87 @@
+/// Walks a command line one token at a time, with the conventions users expect: `--name value`
+/// and `--name=value`, `-h`, and `--` to end the options.
+public struct ArgumentCursor: Sendable {
+    private var tokens: ArraySlice<String>
+    private var pendingValue: String?
+    /// The program name for error messages ("shell-client send").
+    public let program: String
+    /// True once `--` has been passed: everything after it is an operand.
+    public private(set) var optionsEnded = false
+
+    public init(_ arguments: [String], program: String) {
+        tokens = arguments[...]
+        self.program = program
+    }
+
+    /// A token from the command line.
+    public enum Token: Equatable, Sendable {
+        /// `--name` or `-n` (for `--name=value`, the value is kept for ``value(for:)``).
+        case option(String)
+        /// Anything else.
+        case operand(String)
+    }
+
+    /// The next token, or nil at the end.
+    public mutating func next() -> Token? {
+        pendingValue = nil
+        guard let token = tokens.popFirst() else { return nil }
+        if optionsEnded || token == "-" || !token.hasPrefix("-") {
+            return .operand(token)
+        }
+        if token == "--" {
+            optionsEnded = true
+            return next()
+        }
+        if token.hasPrefix("--"), let equals = token.firstIndex(of: "=") {
+            pendingValue = String(token[token.index(after: equals)...])
+            return .option(String(token[..<equals]))
+        }
+        return .option(token)
+    }
+
+    /// The value of the option just read: after `=`, or the next token.
+    public mutating func value(for option: String) throws(CommandFailure) -> String {
+        if let pendingValue {
+            self.pendingValue = nil
+            return pendingValue
+        }
+        guard let value = tokens.popFirst() else {
+            throw .usage("\(option) needs a value", program: program)
+        }
+        return value
+    }
+
+    /// The value of the option just read, as a number in `range`.
+    public mutating func number<N: FixedWidthInteger>(for option: String, in range: ClosedRange<N>) throws(CommandFailure) -> N {
+        let text = try value(for: option)
+        guard let number = N(text), range.contains(number) else {
+            throw .usage("\(option) needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'", program: program)
+        }
+        return number
+    }
+
+    /// The value of the option just read, as seconds (fractions allowed) in `range`.
+    public mutating func seconds(for option: String, in range: ClosedRange<Double>) throws(CommandFailure) -> Duration {
+        let text = try value(for: option)
+        guard let seconds = Double(text), range.contains(seconds) else {
+            throw .usage("\(option) needs a number of seconds from \(range.lowerBound) to \(range.upperBound), not '\(text)'", program: program)
+        }
+        return .milliseconds(Int64(seconds * 1000))
+    }
+
+    /// Every remaining token, unparsed.
+    public mutating func rest() -> [String] {
+        defer { tokens = [] }
+        return Array(tokens)
+    }
+
+    /// The failure for an option this command does not know.
+    public func unknown(_ option: String) -> CommandFailure {
+        .usage("unknown option '\(option)'", program: program)
+    }
+
+    /// The failure for an operand this command does not take.
+    public func unexpected(_ operand: String) -> CommandFailure {
+        .usage("unexpected argument '\(operand)'", program: program)
+    }
+}

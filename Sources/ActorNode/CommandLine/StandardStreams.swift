@@ -1,0 +1,60 @@
+import Glibc
+
+/// Writing to stdout and stderr without stdio buffering surprises: every call writes whole
+/// lines at once, so output interleaves cleanly with other processes and reaches a pipe at once.
+public enum StandardStreams {
+    /// Writes `text` to stdout. If stdout is gone (the reader of a pipe quit), exits quietly
+    /// with status 0: there is no one left to tell.
+    public static func out(_ text: String) {
+        if !writeAll(1, text), errno == EPIPE {
+            exit(0)
+        }
+    }
+
+    /// Writes `text` to stderr.
+    public static func err(_ text: String) {
+        _ = writeAll(2, text)
+    }
+
+    /// Prints `program: message` on stderr and exits with the failure's status.
+    public static func fail(_ failure: CommandFailure, program: String) -> Never {
+        err("\(program): \(failure.message)\n")
+        exit(failure.status.rawValue)
+    }
+
+    private static func writeAll(_ fd: Int32, _ text: String) -> Bool {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        bytes.removeAll()
+        return true
+    }
+
+    /// Whether `fd` is a terminal.
+    public static func isTerminal(_ fd: Int32) -> Bool {
+        isatty(fd) == 1
+    }
+}
+
+/// The process environment as a dictionary.
+public enum ProcessEnvironment {
+    public static var current: [String: String] {
+        var variables: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return variables
+    }
+}

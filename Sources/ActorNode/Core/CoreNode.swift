@@ -1,0 +1,177 @@
+import FoundationEssentials
+import Glibc
+import Wire
+
+/// The Core: the one actor that owns the state, applies actions one at a time, and tells every
+/// attached client what changed, in revision order.
+///
+/// It is written against sessions (a channel in, an outbox out) and knows nothing of sockets:
+/// the same core serves shells in the same process and across processes. It knows nothing of
+/// the app either: the state, the actions and the reducer are its parameters.
+public actor CoreNode<State: Codable & Sendable & Equatable, Action: Codable & Sendable, Environment: Sendable> {
+    /// Identifies this run of the core; sent in every welcome.
+    public nonisolated let instanceID: String
+    /// How long a new client has to send its hello.
+    public nonisolated let handshakeTimeout: Duration
+
+    private var state: State
+    private var revision: UInt64
+    private let reducer: Reducer<State, Action, Environment>
+    private let environment: Environment
+    private let log: @Sendable (String) -> Void
+
+    private var attached: [Int: Attached] = [:]
+    private var nextSessionNumber = 1
+    /// The JSON of `state`, kept while clients receive renditions so each change is diffed once.
+    private var stateJSON: JSONValue?
+
+    private struct Attached {
+        let hello: Hello
+        let session: CoreSession<State, Action>
+    }
+
+    public init(
+        state: State,
+        revision: UInt64 = 0,
+        reducer: Reducer<State, Action, Environment>,
+        environment: Environment,
+        instanceID: String = UUID().uuidString.lowercased(),
+        handshakeTimeout: Duration = .seconds(10),
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.state = state
+        self.revision = revision
+        self.reducer = reducer
+        self.environment = environment
+        self.instanceID = instanceID
+        self.handshakeTimeout = handshakeTimeout
+        self.log = log
+    }
+
+    /// The current state and its revision.
+    public var current: (revision: UInt64, state: State) {
+        (revision, state)
+    }
+
+    /// Clients attached that receive renditions.
+    public var shellCount: Int {
+        attached.values.filter { $0.hello.role.receivesRenditions }.count
+    }
+
+    /// Serves one client until it leaves: the hello, then its actions in order.
+    /// Returns when the session has ended; the session's outbox is finished by then.
+    public nonisolated func serve(_ session: CoreSession<State, Action>) async {
+        let hello: Hello
+        switch await session.inbound.receive(timeout: handshakeTimeout) {
+        case .timedOut:
+            session.outbox.finish(with: .error(ErrorMessage(.handshakeTimeout, "no hello within \(handshakeTimeout); send hello first")))
+            return
+        case .ended:
+            session.outbox.finish()
+            return
+        case let .message(.message(.hello(received))):
+            hello = received
+        case .message:
+            session.outbox.finish(with: .error(ErrorMessage(.helloRequired, "the first message must be hello")))
+            return
+        }
+        guard hello.protocolVersion == ProtocolVersion.current else {
+            session.outbox.finish(with: .error(ErrorMessage(
+                .versionMismatch,
+                "this core speaks protocol \(ProtocolVersion.current) and the client speaks \(hello.protocolVersion); use matching versions of the core and the client",
+                protocolVersion: ProtocolVersion.current)))
+            return
+        }
+        let number = await attach(session, hello: hello)
+        loop: while let input = await session.inbound.receive() {
+            switch input {
+            case let .message(.action(request)):
+                await apply(request, from: number)
+            case let .invalidAction(invalid):
+                session.outbox.send(.reject(Reject(seq: invalid.seq, code: Rejection.invalidAction(invalid.reason).code, message: invalid.reason)))
+            case .message(.hello):
+                session.outbox.finish(with: .error(ErrorMessage(.unexpectedMessage, "hello was already sent on this connection")))
+                break loop
+            case .message(.bye):
+                break loop
+            }
+        }
+        await detach(number)
+    }
+
+    private func attach(_ session: CoreSession<State, Action>, hello: Hello) -> Int {
+        let number = nextSessionNumber
+        nextSessionNumber += 1
+        attached[number] = Attached(hello: hello, session: session)
+        let welcome = Welcome(core: instanceID, pid: getpid(), shells: shellCount, revision: revision, snapshot: state)
+        session.outbox.send(.welcome(welcome))
+        if hello.role.receivesRenditions {
+            log("attached \(hello.role.rawValue) '\(hello.name)' (client \(hello.client), \(session.peer))")
+        }
+        return number
+    }
+
+    private func detach(_ number: Int) {
+        guard let gone = attached.removeValue(forKey: number) else { return }
+        gone.session.outbox.finish()
+        if gone.hello.role.receivesRenditions {
+            log("detached \(gone.hello.role.rawValue) '\(gone.hello.name)' (client \(gone.hello.client))")
+        }
+        if !attached.values.contains(where: { $0.hello.role.receivesRenditions }) {
+            stateJSON = nil
+        }
+    }
+
+    /// Applies one action: the reducer runs on a copy, so a rejection leaves the state untouched.
+    private func apply(_ request: ActionRequest<Action>, from number: Int) {
+        guard let origin = attached[number] else { return }
+        var next = state
+        do {
+            try reducer(&next, request.action, environment)
+        } catch {
+            origin.session.outbox.send(.reject(Reject(seq: request.seq, code: error.code, message: error.message)))
+            return
+        }
+        let previous = state
+        state = next
+        revision += 1
+        broadcast(from: previous)
+        origin.session.outbox.send(.ack(Ack(seq: request.seq, revision: revision)))
+    }
+
+    /// Sends the change to every client that receives renditions, as a patch when that is
+    /// smaller than the whole state.
+    private func broadcast(from previous: State) {
+        let receivers = attached.filter { $0.value.hello.role.receivesRenditions }
+        guard !receivers.isEmpty else {
+            stateJSON = nil
+            return
+        }
+        let rendition = makeRendition(from: previous)
+        let snapshot = Rendition(revision: revision, content: .snapshot(state))
+        for (number, receiver) in receivers {
+            if receiver.session.outbox.offer(rendition, snapshot: { snapshot }) == .overflow {
+                log("disconnecting '\(receiver.hello.name)' (client \(receiver.hello.client)): it fell too far behind")
+                receiver.session.disconnect()
+                attached.removeValue(forKey: number)
+            }
+        }
+    }
+
+    private func makeRendition(from previous: State) -> Rendition<State> {
+        let snapshot = Rendition(revision: revision, content: .snapshot(state))
+        do {
+            let encoded = try WireJSON.encode(state)
+            let newJSON = try WireJSON.decode(JSONValue.self, from: encoded)
+            let oldJSON = try stateJSON ?? JSONValue(encoding: previous)
+            stateJSON = newJSON
+            let patch = JSONValue.diff(from: oldJSON, to: newJSON)
+            guard try WireJSON.encode(patch).count < encoded.count else { return snapshot }
+            return Rendition(revision: revision, content: .patch(patch))
+        } catch {
+            stateJSON = nil
+            log("could not diff revision \(revision) (\(error)); sending a snapshot")
+            return snapshot
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Wire
+
+/// Why a shell's link to the core failed or ended.
+public enum LinkError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No core could be reached (no socket, connection refused).
+    case unreachable(String)
+    /// The core did not answer in time.
+    case timedOut(String)
+    /// The core and this client speak different protocol versions.
+    case versionMismatch(ErrorMessage)
+    /// Either side broke the protocol, or the core sent an error.
+    case protocolError(ErrorMessage)
+    /// The connection closed without a goodbye (the core died, or this side closed it).
+    case closed(String)
+    /// The core said bye (it is shutting down); the reason, if it gave one.
+    case goodbye(String?)
+
+    public var description: String {
+        switch self {
+        case let .unreachable(reason): return reason
+        case let .timedOut(reason): return reason
+        case let .versionMismatch(error): return error.message
+        case let .protocolError(error): return "\(error.message) (\(error.code))"
+        case let .closed(reason): return reason
+        case let .goodbye(reason?): return "the core said goodbye: \(reason)"
+        case .goodbye(nil): return "the core said goodbye"
+        }
+    }
+}
+
+/// The core's answer to one action.
+public enum ActionOutcome: Equatable, Sendable {
+    case applied(revision: UInt64)
+    case rejected(Reject)
+}
+
+/// What a shell learns from the core, besides the answers to its own actions.
+public enum LinkEvent<State: Sendable>: Sendable {
+    /// The state at a revision: the welcome's snapshot first, then after every change.
+    case state(revision: UInt64, State)
+    /// The link ended, with the reason, or nil when this client closed it; no more events follow.
+    case ended(LinkError?)
+}

@@ -1,0 +1,22 @@
+import Glibc
+
+/// One log line on stderr: `2026-11-22T10:15:02.123Z core-daemon[4242]: message`.
+/// Written in one write call, so lines from several processes sharing a log never interleave.
+public enum LogLine {
+    public static func write(_ program: String, _ message: String) {
+        StandardStreams.err("\(timestamp()) \(program)[\(getpid())]: \(message)\n")
+    }
+
+    /// The current UTC time with milliseconds, ISO 8601.
+    public static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let milliseconds = Int(now.tv_nsec / 1_000_000)
+        let millisecondText = String(repeating: "0", count: 3 - String(milliseconds).count) + String(milliseconds)
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millisecondText)Z"
+    }
+}

@@ -1,0 +1,33 @@
+import CSystemShims
+import Glibc
+
+/// A thread of our own, outside Swift's cooperative pool, for work that blocks: the event
+/// loop's epoll_wait, waitpid, reading a terminal.
+public enum SystemThread {
+    /// Starts `body` on a new detached thread named `name` (at most 15 characters are kept).
+    public static func detach(name: String, _ body: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(ThreadBody(name: name, body: body))
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { argument in
+            let box = Unmanaged<ThreadBody>.fromOpaque(argument!).takeRetainedValue()
+            cama_set_thread_name(box.name)
+            box.body()
+            return nil
+        }, box.toOpaque())
+        guard result == 0 else {
+            box.release()
+            fatalError("pthread_create failed: \(SystemError("pthread_create", code: result))")
+        }
+        pthread_detach(thread)
+    }
+}
+
+private final class ThreadBody: Sendable {
+    let name: String
+    let body: @Sendable () -> Void
+
+    init(name: String, body: @escaping @Sendable () -> Void) {
+        self.name = name
+        self.body = body
+    }
+}

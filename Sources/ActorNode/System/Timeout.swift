@@ -1,0 +1,26 @@
+/// The outcome of waiting for a message with a deadline.
+public enum TimedReceive<Element: Sendable>: Sendable {
+    case message(Element)
+    /// The source ended before anything arrived.
+    case ended
+    case timedOut
+}
+
+extension Receiving {
+    /// Waits for the next message for at most `timeout`.
+    public func receive(timeout: Duration) async -> TimedReceive<Element> {
+        await withTaskGroup(of: TimedReceive<Element>.self) { group in
+            group.addTask {
+                if let message = await self.receive() { return .message(message) }
+                return Task.isCancelled ? .timedOut : .ended
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return .timedOut
+            }
+            let first = await group.next()!
+            group.cancelAll()
+            return first
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Wire
+
+/// Moves messages between a socket connection and channels: frames in, decoded messages out,
+/// and the reverse. The same two loops serve the core's side and the shell's side.
+enum FramePump {
+    /// How reading ended, when it did not end cleanly.
+    enum ReadFailure: Error {
+        /// A frame's payload was not a valid message.
+        case undecodable(String)
+        /// The byte stream broke the framing (too large, truncated).
+        case framing(FrameError)
+        /// The connection failed or was closed on this side.
+        case connection(ConnectionError)
+    }
+
+    /// Reads frames until the stream ends, passing each to `deliver` (which returns false to
+    /// stop). A decoding error ends the loop unless `decode` handles it itself.
+    static func readLoop<Message: Decodable>(
+        from connection: SocketConnection,
+        as type: Message.Type,
+        deliver: (Message) async -> Bool,
+        recover: (any Error) async -> Bool = { _ in false }
+    ) async -> ReadFailure? {
+        while true {
+            let payload: [UInt8]
+            do {
+                guard let frame = try await connection.readFrame() else { return nil }
+                payload = frame
+            } catch {
+                if case let .frame(frameError) = error { return .framing(frameError) }
+                return .connection(error)
+            }
+            do {
+                let message = try WireJSON.decode(Message.self, from: payload)
+                guard await deliver(message) else { return nil }
+            } catch {
+                if await recover(error) { continue }
+                return .undecodable(Self.describe(error))
+            }
+        }
+    }
+
+    /// Sends every message from `source` until it ends or the connection fails.
+    /// Returns a description of the failure, if any.
+    static func writeLoop<Message: Encodable & Sendable>(
+        from source: some Receiving<Message>,
+        to connection: SocketConnection
+    ) async -> String? {
+        while let message = await source.receive() {
+            let frame: [UInt8]
+            do {
+                frame = try Frame.encode(WireJSON.encode(message), maximumPayloadLength: Frame.absoluteMaximumPayloadLength)
+            } catch {
+                return "could not encode a message: \(error)"
+            }
+            do {
+                try await connection.write(frame)
+            } catch {
+                return error.description
+            }
+        }
+        return nil
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let decoding = error as? DecodingError { return decoding.conciseDescription }
+        return String(describing: error)
+    }
+}

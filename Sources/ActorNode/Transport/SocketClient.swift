@@ -1,0 +1,72 @@
+import Glibc
+import Wire
+
+/// Connects a shell to a core's socket and hands back a ``ShellSession``.
+public enum SocketClient {
+    /// Connects to `path`, retrying while the core's backlog is full, for at most `timeout`.
+    /// Throws ``LinkError/unreachable(_:)`` when nothing listens there.
+    public static func connect<State: Codable & Sendable, Action: Codable & Sendable>(
+        to path: String,
+        timeout: Duration = .seconds(5),
+        limits: SocketConnection.Limits = .init(),
+        state: State.Type = State.self,
+        action: Action.Type = Action.self
+    ) async throws(LinkError) -> ShellSession<State, Action> {
+        let deadline = ContinuousClock.now + timeout
+        let fd: Int32
+        while true {
+            let attempt: UnixSocket.ConnectAttempt
+            do {
+                attempt = try UnixSocket.connect(to: path)
+            } catch {
+                throw .unreachable(error.description)
+            }
+            switch attempt {
+            case let .connected(connected):
+                fd = connected
+            case .busy:
+                guard ContinuousClock.now < deadline else {
+                    throw .timedOut("the core at \(path) is too busy to accept a connection (waited \(timeout))")
+                }
+                try? await Task.sleep(for: .milliseconds(10))
+                continue
+            case let .failed(error):
+                throw .unreachable(reachabilityMessage(path: path, error: error))
+            }
+            break
+        }
+        let connection = SocketConnection(fd: fd, limits: limits)
+        let inbound = Chan<ServerMessage<State>>(capacity: 256)
+        let outbound = Chan<ClientMessage<Action>>()
+        Task {
+            let failure = await FramePump.readLoop(from: connection, as: ServerMessage<State>.self) {
+                await inbound.send($0)
+            }
+            switch failure {
+            case let .undecodable(reason)?:
+                await inbound.send(.error(ErrorMessage(.badFrame, "the core sent a frame that is not a valid message: \(reason)")))
+            case let .framing(error)?:
+                await inbound.send(.error(ErrorMessage(.badFrame, "the core's stream broke: \(error)")))
+            case .connection?, nil:
+                break
+            }
+            inbound.close()
+            connection.close()
+        }
+        Task {
+            _ = await FramePump.writeLoop(from: outbound, to: connection)
+            await connection.drain(timeout: .seconds(2))
+            connection.shutdownWriting()
+        }
+        return ShellSession(inbound: inbound, outbound: outbound)
+    }
+
+    private static func reachabilityMessage(path: String, error: SystemError) -> String {
+        switch error.code {
+        case ENOENT: return "no core is serving \(path) (no such socket)"
+        case ECONNREFUSED: return "no core is serving \(path) (connection refused)"
+        case EACCES: return "cannot reach the core at \(path): permission denied"
+        default: return "cannot reach the core at \(path): \(error.reason)"
+        }
+    }
+}

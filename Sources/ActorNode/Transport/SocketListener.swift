@@ -1,0 +1,95 @@
+import CSystemShims
+import Dispatch
+import Glibc
+import Synchronization
+
+/// A listening Unix socket whose accepted connections arrive on a channel.
+///
+/// Accepting happens on the ``EventLoop`` thread. Connections from another user (by
+/// SO_PEERCRED) are refused unless that user is root. When the process runs out of descriptors
+/// the listener pauses for a moment instead of spinning.
+public final class SocketListener: EventHandler, Sendable {
+    public let fd: Int32
+    public let path: String
+    /// Accepted connections, in order.
+    public let connections = Chan<SocketConnection>()
+    private let limits: SocketConnection.Limits
+    private let loop: EventLoop
+    private let state = Mutex<ListenerState>(ListenerState())
+
+    private struct ListenerState {
+        var token: UInt64?
+        var closed = false
+    }
+
+    /// Starts accepting on `fd`, a bound, listening, non-blocking socket.
+    public init(fd: Int32, path: String, limits: SocketConnection.Limits = .init(), loop: EventLoop = .shared) throws(SystemError) {
+        self.fd = fd
+        self.path = path
+        self.limits = limits
+        self.loop = loop
+        let token = try loop.register(fd, events: EPOLLIN.rawValue, handler: self)
+        state.withLock { $0.token = token }
+    }
+
+    public func handleEvents(_ events: UInt32, scratch: UnsafeMutableRawBufferPointer) {
+        while true {
+            let accepted = cama_accept_nonblocking(fd)
+            if accepted >= 0 {
+                if let peer = UnixSocket.peerCredentials(accepted), peer.uid != getuid(), peer.uid != 0 {
+                    Glibc.close(accepted)
+                    continue
+                }
+                let connection = SocketConnection(fd: accepted, limits: limits, loop: loop)
+                if !connections.trySend(connection) {
+                    connection.close()
+                }
+                continue
+            }
+            switch errno {
+            case EINTR, ECONNABORTED, EPROTO:
+                continue
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                pauseAccepting()
+                return
+            default:
+                return
+            }
+        }
+    }
+
+    /// Out of descriptors: stop watching for 100 ms so the loop does not spin on a backlog it
+    /// cannot accept from; clients wait in the backlog meanwhile.
+    private func pauseAccepting() {
+        let paused = state.withLock { state -> Bool in
+            guard let token = state.token, !state.closed else { return false }
+            loop.deregister(fd, token: token)
+            state.token = nil
+            return true
+        }
+        guard paused else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in
+            state.withLock { state in
+                guard !state.closed, state.token == nil else { return }
+                state.token = try? loop.register(fd, events: EPOLLIN.rawValue, handler: self)
+            }
+        }
+    }
+
+    /// Stops accepting and closes the socket; the channel of connections ends.
+    /// The socket file is left for the owner to remove.
+    public func close() {
+        let wasOpen = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            state.closed = true
+            if let token = state.token {
+                loop.deregister(fd, token: token)
+                state.token = nil
+            }
+            return true
+        }
+        guard wasOpen else { return }
+        Glibc.close(fd)
+        connections.close()
+    }
+}

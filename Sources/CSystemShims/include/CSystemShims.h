@@ -1,0 +1,22 @@
+// Linux system interfaces that Swift's Glibc module does not export: epoll, eventfd and a few
+// calls that need _GNU_SOURCE or are variadic. Kept as small as possible; everything else is
+// written in Swift against Glibc.
+#pragma once
+
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/types.h>
+
+/// The credentials of the process at the other end of a connected Unix socket (SO_PEERCRED).
+/// Returns 0 on success, -1 with errno set on failure.
+int cama_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid);
+
+/// Asks the kernel to send `signal` to this process when its parent thread exits
+/// (prctl PR_SET_PDEATHSIG). Returns 0 on success, -1 with errno set.
+int cama_set_parent_death_signal(int signal);
+
+/// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC, ignoring the peer address.
+int cama_accept_nonblocking(int fd);
+
+/// Names the calling thread (at most 15 bytes are kept), for ps and debuggers.
+void cama_set_thread_name(const char *name);

@@ -1,0 +1,35 @@
+#define _GNU_SOURCE
+#include <sys/prctl.h>
+#include <pthread.h>
+#include <sys/socket.h>
+#include "CSystemShims.h"
+
+int cama_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid) {
+    struct ucred credentials;
+    socklen_t length = sizeof(credentials);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) {
+        return -1;
+    }
+    *pid = credentials.pid;
+    *uid = credentials.uid;
+    *gid = credentials.gid;
+    return 0;
+}
+
+int cama_set_parent_death_signal(int signal) {
+    return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0, 0, 0);
+}
+
+int cama_accept_nonblocking(int fd) {
+    return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+void cama_set_thread_name(const char *name) {
+    char truncated[16];
+    size_t index = 0;
+    for (; name[index] != 0 && index < 15; index++) {
+        truncated[index] = name[index];
+    }
+    truncated[index] = 0;
+    pthread_setname_np(pthread_self(), truncated);
+}

@@ -1,0 +1,57 @@
+import ActorNode
+import Wire
+
+/// The to-do list's logic: CAMA's ToDo, with stable ids and validation.
+enum TodoReducer {
+    /// The longest item text accepted, in characters.
+    static let maximumTextLength = 1000
+
+    static let reducer = Reducer<TodoState, TodoAction, Void> { state, action, _ throws(Rejection) in
+        switch action {
+        case let .add(text):
+            try validate(text)
+            state.items.append(TodoItem(id: state.nextId, text: text))
+            state.nextId += 1
+        case .clear:
+            state.items.removeAll()
+        case let .remove(id):
+            state.items.remove(at: try index(of: id, in: state))
+        case let .toggle(id):
+            state.items[try index(of: id, in: state)].done.toggle()
+        case let .edit(id, text):
+            let index = try index(of: id, in: state)
+            try validate(text)
+            state.items[index].text = text
+        case let .move(id, position):
+            let index = try index(of: id, in: state)
+            guard (1 ... state.items.count).contains(position) else {
+                throw Rejection(
+                    code: TodoRejectCode.badPosition,
+                    message: "position \(position) is out of range 1...\(state.items.count)")
+            }
+            let item = state.items.remove(at: index)
+            state.items.insert(item, at: position - 1)
+        }
+    }
+
+    private static func index(of id: Int, in state: TodoState) throws(Rejection) -> Int {
+        guard let index = state.index(of: id) else {
+            throw Rejection(code: TodoRejectCode.unknownItem, message: "no item with id \(id)")
+        }
+        return index
+    }
+
+    private static func validate(_ text: String) throws(Rejection) {
+        guard text.contains(where: { !$0.isWhitespace }) else {
+            throw Rejection(code: TodoRejectCode.emptyText, message: "an item needs some text")
+        }
+        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw Rejection(code: TodoRejectCode.invalidText, message: "item text must be one line without control characters")
+        }
+        guard text.count <= maximumTextLength else {
+            throw Rejection(
+                code: TodoRejectCode.invalidText,
+                message: "item text is \(text.count) characters; the limit is \(maximumTextLength)")
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import ActorNode
+import FoundationEssentials
+import Synchronization
+import Wire
+
+/// Opens a link to the core for one command, turning every way that can fail into the
+/// documented exit status and a message that says what to do.
+enum CoreConnection {
+    typealias Link = ShellLink<AppState, AppAction>
+
+    /// A client id for this process: every action it sends carries it.
+    static let clientID = UUID().uuidString.lowercased()
+
+    static func open(_ options: GlobalOptions, role: ClientRole, name: String) async throws(CommandFailure) -> (Link, Welcome<AppState>) {
+        let path = SocketPath.resolve(option: options.socket, environment: ProcessEnvironment.current)
+        do {
+            _ = try UnixSocket.address(path)
+        } catch {
+            throw .usage(error.description, program: ShellCommand.program)
+        }
+        let session: ShellSession<AppState, AppAction>
+        do {
+            session = try await SocketClient.connect(to: path, timeout: options.timeout)
+        } catch {
+            throw failure(error)
+        }
+        let link = Link(session: session, hello: Hello(role: role, client: clientID, name: name))
+        do {
+            let welcome = try await link.open(timeout: options.timeout)
+            return (link, welcome)
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// The exit status and message for a link that failed or ended.
+    static func failure(_ error: LinkError) -> CommandFailure {
+        switch error {
+        case let .unreachable(reason):
+            return CommandFailure(.unreachable, "\(reason); start a core with 'cama-launch --detach' (or 'swift run cama-launch')")
+        case let .timedOut(reason):
+            return CommandFailure(.unreachable, "\(reason); is the core overloaded or stopped? see 'cama-launch status'")
+        case let .versionMismatch(error):
+            return CommandFailure(.protocolError, error.message)
+        case .protocolError:
+            return CommandFailure(.protocolError, "protocol error: \(error)")
+        case let .closed(reason):
+            return CommandFailure(.unreachable, "\(reason); check that the core is running ('cama-launch status')")
+        case .goodbye:
+            return CommandFailure(.unreachable, "\(error); start it again with 'cama-launch --detach'")
+        }
+    }
+}
+
+/// Ends the process with a failure if it is not stopped in time: one-shot commands use it so
+/// that a core that stops answering can never make them hang.
+final class Watchdog: Sendable {
+    private let timer = Mutex<Task<Void, Never>?>(nil)
+    private let timeout: Duration
+    private let message: String
+
+    init(timeout: Duration, message: String) {
+        self.timeout = timeout
+        self.message = message
+    }
+
+    /// Starts (or restarts) the countdown.
+    func reset() {
+        let timeout = self.timeout
+        let message = self.message
+        let next = Task {
+            do {
+                try await Task.sleep(for: timeout)
+            } catch {
+                return
+            }
+            StandardStreams.fail(CommandFailure(.unreachable, "\(message) within \(timeout)"), program: ShellCommand.program)
+        }
+        timer.withLock { current in
+            current?.cancel()
+            current = next
+        }
+    }
+
+    func stop() {
+        timer.withLock { current in
+            current?.cancel()
+            current = nil
+        }
+    }
+}

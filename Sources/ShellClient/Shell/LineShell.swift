@@ -1,0 +1,90 @@
+import ActorNode
+import Wire
+
+/// The line-mode shell, written against channels: lines typed in, the core's link out.
+/// It prints the state whenever it changes and the reason for every rejected action.
+struct LineShell {
+    let link: ShellLink<AppState, AppAction>
+    let input: Chan<String>
+    let timeout: Duration
+
+    static let help = """
+    commands: add TEXT · clear · remove ID · toggle ID · edit ID TEXT · move ID POSITION
+              list (show the list again) · help · quit
+    """
+
+    /// Runs until the input ends or says quit (status 0), or the core goes away.
+    func run() async throws(CommandFailure) -> ExitStatus {
+        let ending: LinkError? = await withTaskGroup(of: LinkError?.self) { group in
+            group.addTask { await printStates() }
+            group.addTask {
+                await readCommands()
+                await link.close()
+                return nil
+            }
+            let first = await group.next()!
+            if first != nil {
+                // The core went away: stop reading commands.
+                group.cancelAll()
+            } else {
+                // Input ended: the printer drains what is left, then sees the link end.
+                await group.waitForAll()
+            }
+            return first
+        }
+        guard let ending else { return .success }
+        if case .goodbye = ending {
+            StandardStreams.out("\(ending)\n")
+            return .success
+        }
+        throw CoreConnection.failure(ending)
+    }
+
+    /// Prints every state; returns how the link ended unless this shell ended it.
+    private func printStates() async -> LinkError? {
+        for await event in link.events {
+            switch event {
+            case let .state(revision, state):
+                StandardStreams.out(StateText.render(state, revision: revision))
+            case let .ended(error):
+                return error
+            }
+        }
+        return nil
+    }
+
+    private func readCommands() async {
+        while let line = await input.receive() {
+            let words = line.split(whereSeparator: \.isWhitespace)
+            guard let first = words.first else { continue }
+            switch first {
+            case "quit", "exit", "q":
+                return
+            case "help", "?":
+                StandardStreams.out(Self.help + "\n")
+                continue
+            case "list", "ls", "state":
+                if let current = await link.current {
+                    StandardStreams.out(StateText.render(current.state, revision: current.revision))
+                }
+                continue
+            default:
+                break
+            }
+            let action: AppAction
+            do {
+                action = try Verb.parseLine(line)
+            } catch {
+                StandardStreams.out("\(error)\n")
+                continue
+            }
+            do {
+                if case let .rejected(reject) = try await link.send(action) {
+                    StandardStreams.out("rejected: \(reject.message)\n")
+                }
+            } catch {
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+/// Cuts a byte stream into frame payloads, however the bytes arrive: a byte at a time,
+/// several frames in one read, or a frame split across many reads.
+///
+/// The announced length is checked against ``maximumPayloadLength`` as soon as the 4 prefix
+/// bytes are in, before anything is reserved for the payload; the decoder only ever holds bytes
+/// that were actually received. After an error the decoder stays failed.
+public struct FrameDecoder: Sendable {
+    public let maximumPayloadLength: Int
+
+    private var buffer: [UInt8] = []
+    private var readIndex = 0
+    private var failure: FrameError?
+
+    public init(maximumPayloadLength: Int = Frame.defaultMaximumPayloadLength) {
+        self.maximumPayloadLength = min(maximumPayloadLength, Frame.absoluteMaximumPayloadLength)
+    }
+
+    /// Bytes received but not yet returned as part of a frame.
+    public var bufferedByteCount: Int { buffer.count - readIndex }
+
+    /// Whether the stream has stopped inside a frame (so far).
+    public var hasPartialFrame: Bool { bufferedByteCount > 0 }
+
+    /// Adds received bytes. Call ``nextFrame()`` until it returns nil to take the frames out.
+    public mutating func append(_ bytes: some Sequence<UInt8>) {
+        compactIfWorthwhile()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Adds received bytes from raw memory (the read path of a socket).
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        compactIfWorthwhile()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next complete payload, or nil when more bytes are needed.
+    public mutating func nextFrame() throws(FrameError) -> [UInt8]? {
+        if let failure { throw failure }
+        guard bufferedByteCount >= Frame.headerLength else { return nil }
+        let length = announcedLength()
+        guard length <= maximumPayloadLength else {
+            let error = FrameError.payloadTooLarge(length: length, limit: maximumPayloadLength)
+            failure = error
+            buffer = []
+            readIndex = 0
+            throw error
+        }
+        let payloadStart = readIndex + Frame.headerLength
+        guard buffer.count - payloadStart >= length else { return nil }
+        let payload = Array(buffer[payloadStart ..< payloadStart + length])
+        readIndex = payloadStart + length
+        if readIndex == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
+            readIndex = 0
+        }
+        return payload
+    }
+
+    /// Call when the stream has ended: throws ``FrameError/truncated(received:expected:)`` if
+    /// the stream stopped inside a frame.
+    public func finish() throws(FrameError) {
+        if let failure { throw failure }
+        let buffered = bufferedByteCount
+        guard buffered > 0 else { return }
+        if buffered < Frame.headerLength {
+            throw .truncated(received: buffered, expected: nil)
+        }
+        throw .truncated(received: buffered, expected: Frame.headerLength + announcedLength())
+    }
+
+    private func announcedLength() -> Int {
+        var length = 0
+        for offset in 0 ..< Frame.headerLength {
+            length = length << 8 | Int(buffer[readIndex + offset])
+        }
+        return length
+    }
+
+    private mutating func compactIfWorthwhile() {
+        if readIndex > 0, readIndex >= buffer.count / 2 {
+            buffer.removeSubrange(0 ..< readIndex)
+            readIndex = 0
+        }
+    }
+}

@@ -1,0 +1,197 @@
+/// One operation of an RFC 6902 JSON Patch, e.g.
+/// `{"op":"replace","path":"/todo/items/0/done","value":true}`.
+///
+/// The core emits `add`, `remove`, `replace` and `move`; ``JSONValue/apply(_:)`` implements all
+/// six operations of the RFC so that any standard patch applies.
+public struct JSONPatchOperation: Codable, Sendable, Hashable {
+    public enum Kind: String, Codable, Sendable {
+        case add, remove, replace, move, copy, test
+    }
+
+    public var op: Kind
+    public var path: JSONPointer
+    /// The source of `move` and `copy`.
+    public var from: JSONPointer?
+    /// The value of `add`, `replace` and `test`.
+    public var value: JSONValue?
+
+    public init(op: Kind, path: JSONPointer, from: JSONPointer? = nil, value: JSONValue? = nil) {
+        self.op = op
+        self.path = path
+        self.from = from
+        self.value = value
+    }
+
+    public static func add(_ path: JSONPointer, _ value: JSONValue) -> Self { .init(op: .add, path: path, value: value) }
+    public static func remove(_ path: JSONPointer) -> Self { .init(op: .remove, path: path) }
+    public static func replace(_ path: JSONPointer, _ value: JSONValue) -> Self { .init(op: .replace, path: path, value: value) }
+    public static func move(from: JSONPointer, to path: JSONPointer) -> Self { .init(op: .move, path: path, from: from) }
+}
+
+/// An RFC 6902 JSON Patch: operations applied in order, all or nothing.
+public typealias JSONPatch = [JSONPatchOperation]
+
+/// Why a patch did not apply.
+public struct JSONPatchError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var operationIndex: Int
+    public var reason: String
+
+    public var description: String { "patch operation \(operationIndex): \(reason)" }
+}
+
+extension JSONValue {
+    /// Applies `patch` in order. On failure the value is left as it was (RFC 6902's atomicity).
+    public mutating func apply(_ patch: JSONPatch) throws(JSONPatchError) {
+        var result = self
+        for (index, operation) in patch.enumerated() {
+            do {
+                try result.apply(operation)
+            } catch {
+                throw JSONPatchError(operationIndex: index, reason: error.reason)
+            }
+        }
+        self = result
+    }
+
+    private mutating func apply(_ operation: JSONPatchOperation) throws(PatchFailure) {
+        switch operation.op {
+        case .add:
+            try add(try operation.requiredValue(), at: operation.path.tokens[...])
+        case .remove:
+            _ = try remove(at: operation.path.tokens[...])
+        case .replace:
+            _ = try remove(at: operation.path.tokens[...])
+            try add(try operation.requiredValue(), at: operation.path.tokens[...])
+        case .move:
+            let from = try operation.requiredFrom()
+            if from == operation.path { return }
+            if operation.path.tokens.starts(with: from.tokens) {
+                throw PatchFailure("cannot move \(from) into its own child \(operation.path)")
+            }
+            let moved = try remove(at: from.tokens[...])
+            try add(moved, at: operation.path.tokens[...])
+        case .copy:
+            let copied = try value(at: try operation.requiredFrom().tokens[...])
+            try add(copied, at: operation.path.tokens[...])
+        case .test:
+            guard try value(at: operation.path.tokens[...]) == (try operation.requiredValue()) else {
+                throw PatchFailure("test failed at \(operation.path)")
+            }
+        }
+    }
+
+    /// The value a pointer names.
+    public func value(at pointer: JSONPointer) -> JSONValue? {
+        try? value(at: pointer.tokens[...])
+    }
+
+    private func value(at tokens: ArraySlice<String>) throws(PatchFailure) -> JSONValue {
+        guard let token = tokens.first else { return self }
+        switch self {
+        case let .object(members):
+            guard let child = members[token] else { throw PatchFailure("no member '\(token)'") }
+            return try child.value(at: tokens.dropFirst())
+        case let .array(elements):
+            let index = try Self.existingIndex(token, count: elements.count)
+            return try elements[index].value(at: tokens.dropFirst())
+        default:
+            throw PatchFailure("'\(token)' names a child of a value that has none")
+        }
+    }
+
+    private mutating func add(_ newValue: JSONValue, at tokens: ArraySlice<String>) throws(PatchFailure) {
+        guard let token = tokens.first else {
+            self = newValue
+            return
+        }
+        let isLast = tokens.count == 1
+        switch self {
+        case var .object(members):
+            self = .null
+            defer { self = .object(members) }
+            if isLast {
+                members[token] = newValue
+            } else {
+                guard var child = members.removeValue(forKey: token) else { throw PatchFailure("no member '\(token)'") }
+                defer { members[token] = child }
+                try child.add(newValue, at: tokens.dropFirst())
+            }
+        case var .array(elements):
+            self = .null
+            defer { self = .array(elements) }
+            if isLast {
+                let index = token == "-" ? elements.count : try Self.index(token, upTo: elements.count)
+                elements.insert(newValue, at: index)
+            } else {
+                let index = try Self.existingIndex(token, count: elements.count)
+                try elements[index].add(newValue, at: tokens.dropFirst())
+            }
+        default:
+            throw PatchFailure("'\(token)' names a child of a value that has none")
+        }
+    }
+
+    private mutating func remove(at tokens: ArraySlice<String>) throws(PatchFailure) -> JSONValue {
+        guard let token = tokens.first else { throw PatchFailure("cannot remove the whole document") }
+        let isLast = tokens.count == 1
+        switch self {
+        case var .object(members):
+            self = .null
+            defer { self = .object(members) }
+            if isLast {
+                guard let removed = members.removeValue(forKey: token) else { throw PatchFailure("no member '\(token)'") }
+                return removed
+            }
+            guard var child = members.removeValue(forKey: token) else { throw PatchFailure("no member '\(token)'") }
+            defer { members[token] = child }
+            return try child.remove(at: tokens.dropFirst())
+        case var .array(elements):
+            self = .null
+            defer { self = .array(elements) }
+            let index = try Self.existingIndex(token, count: elements.count)
+            if isLast {
+                return elements.remove(at: index)
+            }
+            return try elements[index].remove(at: tokens.dropFirst())
+        default:
+            throw PatchFailure("'\(token)' names a child of a value that has none")
+        }
+    }
+
+    /// An array index token (`0`, `12`; no leading zeros, no sign) in `0...limit`.
+    private static func index(_ token: String, upTo limit: Int) throws(PatchFailure) -> Int {
+        let isCanonical = token == "0" || (token.first != "0" && !token.isEmpty && token.allSatisfy(\.isASCIIDigit))
+        guard isCanonical, let index = Int(token), index <= limit else {
+            throw PatchFailure("'\(token)' is not an index in 0...\(limit)")
+        }
+        return index
+    }
+
+    private static func existingIndex(_ token: String, count: Int) throws(PatchFailure) -> Int {
+        guard count > 0 else { throw PatchFailure("index '\(token)' in an empty array") }
+        let index = try index(token, upTo: count - 1)
+        return index
+    }
+}
+
+/// The reason one operation failed; wrapped into ``JSONPatchError`` with its position.
+private struct PatchFailure: Error {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+}
+
+extension JSONPatchOperation {
+    fileprivate func requiredValue() throws(PatchFailure) -> JSONValue {
+        guard let value else { throw PatchFailure("'\(op.rawValue)' needs a value") }
+        return value
+    }
+
+    fileprivate func requiredFrom() throws(PatchFailure) -> JSONPointer {
+        guard let from else { throw PatchFailure("'\(op.rawValue)' needs 'from'") }
+        return from
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}

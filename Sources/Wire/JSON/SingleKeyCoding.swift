@@ -1,0 +1,91 @@
+/// A coding key made of any string: for objects whose keys are data (a message's or an
+/// action's name) rather than fixed field names.
+public struct AnyCodingKey: CodingKey, Hashable, Sendable {
+    public var stringValue: String
+    public var intValue: Int?
+
+    public init(_ string: String) {
+        stringValue = string
+        intValue = nil
+    }
+
+    public init?(stringValue: String) {
+        self.init(stringValue)
+    }
+
+    public init?(intValue: Int) {
+        stringValue = String(intValue)
+        self.intValue = intValue
+    }
+}
+
+/// Helpers for externally tagged enums, the readable shape used for every message and action:
+/// an object with exactly one key, the case's name, whose value is the case's payload,
+/// e.g. `{"add":{"text":"buy milk"}}`. A payload-less case may also be written as a bare
+/// string (`"clear"`).
+public enum SingleKeyCoding {
+    /// The case name and (unless it was a bare string) a decoder for its payload.
+    public struct Tag {
+        public let name: String
+        public let payload: (any Decoder)?
+    }
+
+    /// Reads the tag of an externally tagged value. `kind` and `names` only shape the error
+    /// message ("an action: one of add, clear, ...").
+    public static func decodeTag(from decoder: any Decoder, kind: String, names: [String]) throws -> Tag {
+        if let single = try? decoder.singleValueContainer(), let name = try? single.decode(String.self) {
+            guard names.contains(name) else {
+                throw unknown(name, kind: kind, names: names, at: decoder.codingPath)
+            }
+            return Tag(name: name, payload: nil)
+        }
+        let container: KeyedDecodingContainer<AnyCodingKey>
+        do {
+            container = try decoder.container(keyedBy: AnyCodingKey.self)
+        } catch {
+            throw DecodingError.typeMismatch([String: String].self, .init(
+                codingPath: decoder.codingPath,
+                debugDescription: "expected \(kind) as an object with one key (one of \(names.joined(separator: ", ")))"))
+        }
+        let keys = container.allKeys
+        guard keys.count == 1, let key = keys.first else {
+            let found = keys.isEmpty ? "none" : keys.map(\.stringValue).sorted().joined(separator: ", ")
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath,
+                debugDescription: "expected \(kind) as an object with exactly one key (one of \(names.joined(separator: ", "))); found keys: \(found)"))
+        }
+        guard names.contains(key.stringValue) else {
+            throw unknown(key.stringValue, kind: kind, names: names, at: decoder.codingPath)
+        }
+        return Tag(name: key.stringValue, payload: try container.superDecoder(forKey: key))
+    }
+
+    /// Writes `{name: payload}`.
+    public static func encode(_ name: String, _ payload: some Encodable, to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(payload, forKey: AnyCodingKey(name))
+    }
+
+    /// Writes `{name: {}}` for a case without a payload.
+    public static func encode(_ name: String, to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        _ = container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: AnyCodingKey(name))
+    }
+
+    private static func unknown(_ name: String, kind: String, names: [String], at path: [any CodingKey]) -> DecodingError {
+        DecodingError.dataCorrupted(.init(
+            codingPath: path,
+            debugDescription: "unknown \(kind) '\(name)' (expected one of \(names.joined(separator: ", ")))"))
+    }
+}
+
+extension Optional where Wrapped == any Decoder {
+    /// Decodes a payload from a tag's decoder, or from an empty object when the tag was a bare string.
+    public func decode<T: Decodable>(_ type: T.Type, kind: String) throws -> T {
+        guard let decoder = self else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: [], debugDescription: "\(kind) needs a payload object, not a bare string"))
+        }
+        return try T(from: decoder)
+    }
+}

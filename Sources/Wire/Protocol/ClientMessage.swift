@@ -1,0 +1,27 @@
+/// A frame from a client to the core: `{"hello":{...}}`, `{"action":{...}}` or `{"bye":{...}}`.
+public enum ClientMessage<Action: Codable & Sendable>: Codable, Sendable {
+    case hello(Hello)
+    case action(ActionRequest<Action>)
+    case bye(Bye)
+
+    static var names: [String] { ["hello", "action", "bye"] }
+
+    public init(from decoder: any Decoder) throws {
+        let tag = try SingleKeyCoding.decodeTag(from: decoder, kind: "message", names: Self.names)
+        switch tag.name {
+        case "hello": self = .hello(try tag.payload.decode(Hello.self, kind: "hello"))
+        case "action": self = .action(try tag.payload.decode(ActionRequest<Action>.self, kind: "action"))
+        default: self = .bye(try tag.payload.map { try Bye(from: $0) } ?? Bye())
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case let .hello(hello): try SingleKeyCoding.encode("hello", hello, to: encoder)
+        case let .action(request): try SingleKeyCoding.encode("action", request, to: encoder)
+        case let .bye(bye): try SingleKeyCoding.encode("bye", bye, to: encoder)
+        }
+    }
+}
+
+extension ClientMessage: Equatable where Action: Equatable {}

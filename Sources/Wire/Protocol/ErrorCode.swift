@@ -1,0 +1,47 @@
+/// The codes of `error` frames. An error is always followed by the sender closing the connection.
+public enum ErrorCode: String, Codable, Sendable {
+    /// The client speaks another protocol version; the message names both.
+    case versionMismatch = "version_mismatch"
+    /// A frame's payload is not a valid message (bad JSON, unknown type, missing field).
+    case badFrame = "bad_frame"
+    /// A frame announced a length above the maximum.
+    case frameTooLarge = "frame_too_large"
+    /// The stream ended inside a frame.
+    case truncatedFrame = "truncated_frame"
+    /// The first frame was not `hello`.
+    case helloRequired = "hello_required"
+    /// A message that makes no sense at this point (a second hello).
+    case unexpectedMessage = "unexpected_message"
+    /// No hello arrived in time.
+    case handshakeTimeout = "handshake_timeout"
+    /// The client fell too far behind reading what the core sent.
+    case tooSlow = "too_slow"
+    /// The peer runs as another user.
+    case permissionDenied = "permission_denied"
+    /// The core is stopping.
+    case shuttingDown = "shutting_down"
+    /// Anything else; the message says what.
+    case internalError = "internal_error"
+}
+
+/// The payload of an `error` frame.
+public struct ErrorMessage: Codable, Sendable, Equatable, Error, CustomStringConvertible {
+    /// An ``ErrorCode`` raw value; unknown codes are kept as they came.
+    public var code: String
+    public var message: String
+    /// The protocol version the sender speaks, included with `version_mismatch`.
+    public var protocolVersion: Int?
+
+    public init(_ code: ErrorCode, _ message: String, protocolVersion: Int? = nil) {
+        self.code = code.rawValue
+        self.message = message
+        self.protocolVersion = protocolVersion
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case code, message
+        case protocolVersion = "protocol"
+    }
+
+    public var description: String { "\(code): \(message)" }
+}

@@ -1,0 +1,60 @@
+/// The client's first frame: who it is and which protocol it speaks.
+public struct Hello: Codable, Sendable, Equatable {
+    /// The protocol version the client speaks (``ProtocolVersion/current``).
+    public var protocolVersion: Int
+    public var role: ClientRole
+    /// Chosen by the client, stable for the life of the client process (a UUID is fine).
+    public var client: String
+    /// For people reading logs and status: the program and command, e.g. "shell-client attach".
+    public var name: String
+
+    public init(protocolVersion: Int = ProtocolVersion.current, role: ClientRole, client: String, name: String) {
+        self.protocolVersion = protocolVersion
+        self.role = role
+        self.client = client
+        self.name = name
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case protocolVersion = "protocol"
+        case role, client, name
+    }
+}
+
+/// The core's answer to a good hello: who it is, and the whole state at a revision.
+public struct Welcome<State: Codable & Sendable>: Codable, Sendable {
+    public var protocolVersion: Int
+    /// Identifies this run of the core; it changes when the core restarts.
+    public var core: String
+    /// The core's process id, for status and supervision.
+    public var pid: Int32
+    /// How many clients receiving renditions are attached, this one included.
+    public var shells: Int
+    public var revision: UInt64
+    public var snapshot: State
+
+    public init(protocolVersion: Int = ProtocolVersion.current, core: String, pid: Int32, shells: Int, revision: UInt64, snapshot: State) {
+        self.protocolVersion = protocolVersion
+        self.core = core
+        self.pid = pid
+        self.shells = shells
+        self.revision = revision
+        self.snapshot = snapshot
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case protocolVersion = "protocol"
+        case core, pid, shells, revision, snapshot
+    }
+}
+
+extension Welcome: Equatable where State: Equatable {}
+
+/// Ends a session politely, from either side.
+public struct Bye: Codable, Sendable, Equatable {
+    public var reason: String?
+
+    public init(reason: String? = nil) {
+        self.reason = reason
+    }
+}

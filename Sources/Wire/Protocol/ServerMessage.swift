@@ -1,0 +1,36 @@
+/// A frame from the core to a client: `welcome`, `ack`, `reject`, `rendition`, `error` or `bye`.
+public enum ServerMessage<State: Codable & Sendable>: Codable, Sendable {
+    case welcome(Welcome<State>)
+    case ack(Ack)
+    case reject(Reject)
+    case rendition(Rendition<State>)
+    case error(ErrorMessage)
+    case bye(Bye)
+
+    static var names: [String] { ["welcome", "ack", "reject", "rendition", "error", "bye"] }
+
+    public init(from decoder: any Decoder) throws {
+        let tag = try SingleKeyCoding.decodeTag(from: decoder, kind: "message", names: Self.names)
+        switch tag.name {
+        case "welcome": self = .welcome(try tag.payload.decode(Welcome<State>.self, kind: "welcome"))
+        case "ack": self = .ack(try tag.payload.decode(Ack.self, kind: "ack"))
+        case "reject": self = .reject(try tag.payload.decode(Reject.self, kind: "reject"))
+        case "rendition": self = .rendition(try tag.payload.decode(Rendition<State>.self, kind: "rendition"))
+        case "error": self = .error(try tag.payload.decode(ErrorMessage.self, kind: "error"))
+        default: self = .bye(try tag.payload.map { try Bye(from: $0) } ?? Bye())
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case let .welcome(welcome): try SingleKeyCoding.encode("welcome", welcome, to: encoder)
+        case let .ack(ack): try SingleKeyCoding.encode("ack", ack, to: encoder)
+        case let .reject(reject): try SingleKeyCoding.encode("reject", reject, to: encoder)
+        case let .rendition(rendition): try SingleKeyCoding.encode("rendition", rendition, to: encoder)
+        case let .error(error): try SingleKeyCoding.encode("error", error, to: encoder)
+        case let .bye(bye): try SingleKeyCoding.encode("bye", bye, to: encoder)
+        }
+    }
+}
+
+extension ServerMessage: Equatable where State: Equatable {}

@@ -1,0 +1,46 @@
+import ActorNode
+import Glibc
+import Wire
+
+/// `cama-launch`: Root. Starts the core and a shell, supervises the core.
+@main
+enum LaunchMain {
+    static func main() async {
+        signal(SIGPIPE, SIG_IGN)
+        let program = LaunchOptions.program
+        let log: @Sendable (String) -> Void = { LogLine.write(program, $0) }
+        let status: Int32
+        do throws(CommandFailure) {
+            let options = try LaunchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+            let socket = SocketPath.resolve(option: options.socket, environment: ProcessEnvironment.current)
+            if ![.help, .version].contains(options.mode) {
+                do {
+                    _ = try UnixSocket.address(socket)
+                } catch {
+                    throw CommandFailure.usage(error.description, program: program)
+                }
+            }
+            switch options.mode {
+            case .help:
+                StandardStreams.out(LaunchOptions.help + "\n")
+                status = 0
+            case .version:
+                StandardStreams.out("cama-launch \(CAMAVersion.current) (protocol \(ProtocolVersion.current))\n")
+                status = 0
+            case .interactive:
+                status = try await Modes.interactive(socket: socket, options: options, log: log)
+            case .headless:
+                status = try await Modes.headless(socket: socket, options: options, log: log)
+            case .detach:
+                status = try await Modes.detach(socket: socket, options: options)
+            case .stop:
+                status = try await Modes.stop(socket: socket, options: options)
+            case .status:
+                status = try await Modes.status(socket: socket, options: options)
+            }
+        } catch {
+            StandardStreams.fail(error, program: program)
+        }
+        exit(status)
+    }
+}
