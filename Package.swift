@@ -30,7 +30,7 @@ let package = Package(
         // `swift run cama-launch` builds them; it starts them as processes and imports neither.
         .executableTarget(name: "cama-launch", dependencies: ["Wire", "ActorNode", "CoreDaemon", "ShellClient"]),
 
-        .testTarget(name: "WireTests", dependencies: ["Wire"]),
+        .testTarget(name: "WireTests", dependencies: ["Wire", "ActorNode"]),
         .testTarget(name: "ActorNodeTests", dependencies: ["ActorNode", "Wire"]),
         .testTarget(name: "AppTests", dependencies: ["CoreDaemon", "ShellClient", "ActorNode", "Wire"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ActorNode", "Wire", "CoreDaemon", "ShellClient", "cama-launch"]),

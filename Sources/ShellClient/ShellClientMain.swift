@@ -13,10 +13,10 @@ enum ShellClientMain {
             let (options, command) = try ShellCommand.parse(Array(CommandLine.arguments.dropFirst()))
             switch command {
             case .help:
-                StandardStreams.out(ShellCommand.helpText + "\n")
+                await StandardStreams.out(ShellCommand.helpText + "\n")
                 status = .success
             case .version:
-                StandardStreams.out("shell-client \(CAMAVersion.current) (protocol \(ProtocolVersion.current))\n")
+                await StandardStreams.out("shell-client \(CAMAVersion.current) (protocol \(ProtocolVersion.current))\n")
                 status = .success
             case .attach:
                 status = try await AttachCommand.run(options: options)

@@ -19,14 +19,17 @@ actor CoreSupervisor {
     let executable: String
     let socket: String
     let readyTimeout: Duration
+    /// Where the core's stdout and stderr go; nil to share the launcher's.
+    let logFD: Int32?
     private let log: @Sendable (String) -> Void
     private var child: ChildProcess?
     private var stopping = false
 
-    init(executable: String, socket: String, readyTimeout: Duration, log: @escaping @Sendable (String) -> Void) {
+    init(executable: String, socket: String, readyTimeout: Duration, logFD: Int32? = nil, log: @escaping @Sendable (String) -> Void) {
         self.executable = executable
         self.socket = socket
         self.readyTimeout = readyTimeout
+        self.logFD = logFD
         self.log = log
     }
 
@@ -37,7 +40,9 @@ actor CoreSupervisor {
     func start() async throws(CommandFailure) {
         let child: ChildProcess
         do {
-            child = try ChildProcess.spawn(executable, arguments: ["--socket", socket], newProcessGroup: true)
+            child = try ChildProcess.spawn(
+                executable, arguments: ["--socket", socket], newProcessGroup: true,
+                standardOutput: logFD, standardError: logFD)
         } catch {
             throw CommandFailure(.rejected, "cannot start \(executable): \(error.reason)")
         }
@@ -45,7 +50,8 @@ actor CoreSupervisor {
         let deadline = ContinuousClock.now + readyTimeout
         while !UnixSocket.isServing(socket) {
             if let termination = child.termination {
-                throw CommandFailure(.rejected, "core-daemon \(termination) before serving \(socket)")
+                let log = logFD == nil ? "see its message above" : "see its log"
+                throw CommandFailure(.rejected, "core-daemon \(termination) before serving \(socket); \(log)")
             }
             guard ContinuousClock.now < deadline else {
                 await child.stop(grace: .seconds(1))
@@ -66,7 +72,7 @@ actor CoreSupervisor {
                 return .exitedCleanly
             }
             if termination == .exited(ExitStatus.rejected.rawValue), ContinuousClock.now - started < .seconds(1) {
-                return .gaveUp("core-daemon (pid \(child.pid)) refused to start; see its message above")
+                return .gaveUp("core-daemon (pid \(child.pid)) refused to start; see \(logFD == nil ? "its message above" : "its log")")
             }
             log("core-daemon (pid \(child.pid)) \(termination); restarting it")
             try? await Task.sleep(for: .milliseconds(100))

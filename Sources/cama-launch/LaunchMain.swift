@@ -22,10 +22,10 @@ enum LaunchMain {
             }
             switch options.mode {
             case .help:
-                StandardStreams.out(LaunchOptions.help + "\n")
+                await StandardStreams.out(LaunchOptions.help + "\n")
                 status = 0
             case .version:
-                StandardStreams.out("cama-launch \(CAMAVersion.current) (protocol \(ProtocolVersion.current))\n")
+                await StandardStreams.out("cama-launch \(CAMAVersion.current) (protocol \(ProtocolVersion.current))\n")
                 status = 0
             case .interactive:
                 status = try await Modes.interactive(socket: socket, options: options, log: log)
@@ -39,8 +39,10 @@ enum LaunchMain {
                 status = try await Modes.status(socket: socket, options: options)
             }
         } catch {
+            await LogLine.flush()
             StandardStreams.fail(error, program: program)
         }
+        await LogLine.flush()
         exit(status)
     }
 }

@@ -29,7 +29,7 @@ struct LaunchOptions {
     Usage:
       cama-launch                start the core, unless one already serves the socket, and an
                                  interactive shell in this terminal; quitting that shell stops
-                                 the core it started
+                                 the core it started (the core logs to STATE_DIR/core.log)
       cama-launch --headless     the core only, supervised, in the foreground until SIGINT or
                                  SIGTERM; its log goes to stderr
       cama-launch --detach       like --headless, in the background; returns once the core
@@ -41,7 +41,7 @@ struct LaunchOptions {
       --socket PATH        the core's socket (else $CAMA_SOCKET, else
                            $XDG_RUNTIME_DIR/cama/core.sock, else /tmp/cama-$UID/core.sock)
       --state-dir DIR      where logs go (else $CAMA_STATE_DIR, else $XDG_STATE_HOME/cama,
-                           else ~/.local/state/cama)
+                           else ~/.local/state/cama; never the runtime directory)
       --timeout SECONDS    how long to wait for the core to start, answer or stop (default 10)
       -h, --help           show this help
       --version            show the version

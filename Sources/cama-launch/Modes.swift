@@ -16,9 +16,13 @@ enum Modes {
         if UnixSocket.isServing(socket) {
             log("a core already serves \(socket); attaching to it")
         } else {
+            // The shell owns this terminal: the core (and this launcher) log to a file.
+            let logFile = try openLog("core.log", options: options)
+            let fileWriter = BlockingWriter(fd: logFile.fd, name: "cama-log")
             let started = CoreSupervisor(
                 executable: try CompanionExecutables.locate("core-daemon"), socket: socket,
-                readyTimeout: options.timeout, log: log)
+                readyTimeout: options.timeout, logFD: logFile.fd,
+                log: { fileWriter.enqueue(LogLine.line(LaunchOptions.program, $0)) })
             try await started.start()
             Task { _ = await started.supervise() }
             supervisor = started
@@ -76,20 +80,29 @@ enum Modes {
         }
     }
 
-    /// Starts a headless launcher in the background and returns once its core serves.
-    static func detach(socket: String, options: LaunchOptions) async throws(CommandFailure) -> Int32 {
-        try refuseIfServing(socket)
+    /// Opens (creating it and its directory) a log file in the state directory, for appending.
+    static func openLog(_ name: String, options: LaunchOptions) throws(CommandFailure) -> (path: String, fd: Int32) {
         let stateDirectory = StateDirectory.resolve(option: options.stateDirectory, environment: ProcessEnvironment.current)
         do {
             try StateDirectory.create(stateDirectory)
         } catch {
-            throw CommandFailure(.rejected, "cannot create the state directory: \(error)")
+            throw CommandFailure(.rejected, "cannot create the state directory: \(error); choose another with --state-dir")
         }
-        let logPath = stateDirectory + "/launcher.log"
-        let logFD = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        let path = stateDirectory + "/" + name
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw CommandFailure(.rejected, "cannot open \(path): \(SystemError("open").reason); choose another --state-dir")
+        }
+        return (path, fd)
+    }
+
+    /// Starts a headless launcher in the background and returns once its core serves.
+    static func detach(socket: String, options: LaunchOptions) async throws(CommandFailure) -> Int32 {
+        try refuseIfServing(socket)
+        let (logPath, logFD) = try openLog("launcher.log", options: options)
         let nullFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        guard logFD >= 0, nullFD >= 0 else {
-            throw CommandFailure(.rejected, "cannot open \(logPath): \(SystemError("open").reason)")
+        guard nullFD >= 0 else {
+            throw CommandFailure(.rejected, "cannot open /dev/null: \(SystemError("open").reason)")
         }
         defer {
             close(logFD)
@@ -115,7 +128,7 @@ enum Modes {
             }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        StandardStreams.out("core serving \(socket) (launcher pid \(launcher.pid), log \(logPath))\n")
+        await StandardStreams.out("core serving \(socket) (launcher pid \(launcher.pid), log \(logPath))\n")
         return 0
     }
 
@@ -136,7 +149,7 @@ enum Modes {
             }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        StandardStreams.out("stopped the core on \(socket) (pid \(pid))\n")
+        await StandardStreams.out("stopped the core on \(socket) (pid \(pid))\n")
         return 0
     }
 
@@ -146,7 +159,7 @@ enum Modes {
         do {
             session = try await SocketClient.connect(to: socket, timeout: options.timeout)
         } catch {
-            throw CommandFailure(.unreachable, "\(error)")
+            throw CommandFailure(.unreachable, "\(error); start one with 'cama-launch --detach'")
         }
         let link = ShellLink(session: session, hello: Hello(role: .script, client: "cama-launch-\(getpid())", name: "cama-launch status"))
         let welcome: Welcome<JSONValue>
@@ -159,7 +172,7 @@ enum Modes {
         }
         await link.close()
         let owner = SocketLock.holder(of: socket).map { $0 == welcome.pid ? "" : " (socket held by pid \($0))" } ?? ""
-        StandardStreams.out("""
+        await StandardStreams.out("""
         socket:   \(socket)
         core:     pid \(welcome.pid)\(owner), protocol \(welcome.protocolVersion), instance \(welcome.core)
         revision: \(welcome.revision)
@@ -172,7 +185,7 @@ enum Modes {
     private static func refuseIfServing(_ socket: String) throws(CommandFailure) {
         if UnixSocket.isServing(socket) {
             let owner = SocketLock.holder(of: socket).map { " (pid \($0))" } ?? ""
-            throw CommandFailure(.rejected, "a core already serves \(socket)\(owner); stop it with 'cama-launch stop' or choose another --socket")
+            throw CommandFailure(.rejected, "a core already serves \(socket)\(owner); stop it with 'cama-launch stop --socket \(socket)' or choose another --socket")
         }
     }
 }

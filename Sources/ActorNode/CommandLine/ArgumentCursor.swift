@@ -7,6 +7,8 @@ public struct ArgumentCursor: Sendable {
     public let program: String
     /// True once `--` has been passed: everything after it is an operand.
     public private(set) var optionsEnded = false
+    /// The last token exactly as it was written (`--name=value` whole).
+    public private(set) var currentToken: String?
 
     public init(_ arguments: [String], program: String) {
         tokens = arguments[...]
@@ -25,6 +27,7 @@ public struct ArgumentCursor: Sendable {
     public mutating func next() -> Token? {
         pendingValue = nil
         guard let token = tokens.popFirst() else { return nil }
+        currentToken = token
         if optionsEnded || token == "-" || !token.hasPrefix("-") {
             return .operand(token)
         }
@@ -67,12 +70,6 @@ public struct ArgumentCursor: Sendable {
             throw .usage("\(option) needs a number of seconds from \(range.lowerBound) to \(range.upperBound), not '\(text)'", program: program)
         }
         return .milliseconds(Int64(seconds * 1000))
-    }
-
-    /// Every remaining token, unparsed.
-    public mutating func rest() -> [String] {
-        defer { tokens = [] }
-        return Array(tokens)
     }
 
     /// The failure for an option this command does not know.

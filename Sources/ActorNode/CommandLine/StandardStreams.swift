@@ -2,23 +2,27 @@ import Glibc
 
 /// Writing to stdout and stderr without stdio buffering surprises: every call writes whole
 /// lines at once, so output interleaves cleanly with other processes and reaches a pipe at once.
+/// Writes happen on ``BlockingWriter`` threads, never on the cooperative pool.
 public enum StandardStreams {
-    /// Writes `text` to stdout. If stdout is gone (the reader of a pipe quit), exits quietly
-    /// with status 0: there is no one left to tell.
-    public static func out(_ text: String) {
-        if !writeAll(1, text), errno == EPIPE {
-            exit(0)
+    /// Writes `text` to stdout and returns once it is written. If stdout is gone (the reader of
+    /// a pipe quit), exits quietly with status 0: there is no one left to tell.
+    public static func out(_ text: String) async {
+        do {
+            try await BlockingWriter.standardOutput.write(text)
+        } catch {
+            exit(error == .closed ? 0 : ExitStatus.rejected.rawValue)
         }
     }
 
-    /// Writes `text` to stderr.
-    public static func err(_ text: String) {
-        _ = writeAll(2, text)
+    /// Writes `text` to stderr and returns once it is written.
+    public static func err(_ text: String) async {
+        try? await BlockingWriter.standardError.write(text)
     }
 
-    /// Prints `program: message` on stderr and exits with the failure's status.
+    /// Prints `program: message` on stderr and exits with the failure's status. The process is
+    /// ending, so this one write may block.
     public static func fail(_ failure: CommandFailure, program: String) -> Never {
-        err("\(program): \(failure.message)\n")
+        _ = writeAll(2, "\(program): \(failure.message)\n")
         exit(failure.status.rawValue)
     }
 

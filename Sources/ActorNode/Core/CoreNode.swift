@@ -88,7 +88,7 @@ public actor CoreNode<State: Codable & Sendable & Equatable, Action: Codable & S
             case let .message(.action(request)):
                 await apply(request, from: number)
             case let .invalidAction(invalid):
-                session.outbox.send(.reject(Reject(seq: invalid.seq, code: Rejection.invalidAction(invalid.reason).code, message: invalid.reason)))
+                await reply(.reject(Reject(seq: invalid.seq, code: Rejection.invalidAction(invalid.reason).code, message: invalid.reason)), to: number)
             case .message(.hello):
                 session.outbox.finish(with: .error(ErrorMessage(.unexpectedMessage, "hello was already sent on this connection")))
                 break loop
@@ -124,19 +124,40 @@ public actor CoreNode<State: Codable & Sendable & Equatable, Action: Codable & S
 
     /// Applies one action: the reducer runs on a copy, so a rejection leaves the state untouched.
     private func apply(_ request: ActionRequest<Action>, from number: Int) {
-        guard let origin = attached[number] else { return }
+        // A client let go for falling behind may still have actions in flight: drop them.
+        guard attached[number] != nil else { return }
         var next = state
         do {
             try reducer(&next, request.action, environment)
         } catch {
-            origin.session.outbox.send(.reject(Reject(seq: request.seq, code: error.code, message: error.message)))
+            reply(.reject(Reject(seq: request.seq, code: error.code, message: error.message)), to: number)
             return
         }
         let previous = state
         state = next
         revision += 1
         broadcast(from: previous)
-        origin.session.outbox.send(.ack(Ack(seq: request.seq, revision: revision)))
+        reply(.ack(Ack(seq: request.seq, revision: revision)), to: number)
+    }
+
+    /// Queues an answer for one client, letting it go if it has stopped reading.
+    private func reply(_ message: ServerMessage<State>, to number: Int) {
+        guard let client = attached[number] else { return }
+        if client.session.outbox.send(message) == .overflow {
+            letGo(number)
+        }
+    }
+
+    /// Forgets a client that fell too far behind. Its outbox now holds only a `too_slow` error;
+    /// it gets a moment to read it before the connection is cut.
+    private func letGo(_ number: Int) {
+        guard let client = attached.removeValue(forKey: number) else { return }
+        log("disconnecting \(client.hello.role.rawValue) '\(client.hello.name)' (client \(client.hello.client)): it fell too far behind")
+        let session = client.session
+        Task {
+            try? await Task.sleep(for: .seconds(2))
+            session.disconnect()
+        }
     }
 
     /// Sends the change to every client that receives renditions, as a patch when that is
@@ -151,9 +172,7 @@ public actor CoreNode<State: Codable & Sendable & Equatable, Action: Codable & S
         let snapshot = Rendition(revision: revision, content: .snapshot(state))
         for (number, receiver) in receivers {
             if receiver.session.outbox.offer(rendition, snapshot: { snapshot }) == .overflow {
-                log("disconnecting '\(receiver.hello.name)' (client \(receiver.hello.client)): it fell too far behind")
-                receiver.session.disconnect()
-                attached.removeValue(forKey: number)
+                letGo(number)
             }
         }
     }

@@ -6,9 +6,10 @@ import Wire
 /// Acks, rejects and other replies are always kept. Renditions supersede one another: when more
 /// than ``Limits/renditionLag`` of them wait unread, they are all replaced by one snapshot of
 /// the newest state, placed where the oldest of them was, so a lagging shell gets the present,
-/// not the backlog. Past ``Limits/hardLimit`` queued messages the outbox gives up and reports
-/// ``Offer/overflow``; the owner then disconnects the client. Nothing here ever waits, so the
-/// core never slows down for one client.
+/// not the backlog. Past ``Limits/hardLimit`` queued messages the outbox gives up: it drops the
+/// backlog, keeps one `too_slow` error for the client, finishes, and reports ``Offer/overflow``;
+/// the owner then disconnects the client. Nothing here ever waits, so the core never slows down
+/// for one client.
 public final class Outbox<State: Codable & Sendable>: Receiving, Sendable {
     public struct Limits: Sendable {
         public var renditionLag: Int
@@ -81,7 +82,7 @@ public final class Outbox<State: Codable & Sendable>: Receiving, Sendable {
         }
     }
 
-    /// Renditions dropped in favour of a newer snapshot so far.
+    /// Queued renditions dropped in favour of a newer snapshot so far.
     public var coalescedCount: Int {
         state.withLock { $0.coalesced }
     }
@@ -173,14 +174,15 @@ public final class Outbox<State: Codable & Sendable>: Receiving, Sendable {
                 kept.append(message)
             }
         }
-        state.coalesced -= 1
         state.queue = kept
         state.head = 0
         state.queuedRenditions = 1
     }
 
     private func overflow(_ state: inout QueueState) -> Offer {
-        state.queue = []
+        let dropped = state.count
+        state.queue = [.error(ErrorMessage(
+            .tooSlow, "this client fell \(dropped) messages behind; read what the core sends, then reconnect"))]
         state.head = 0
         state.queuedRenditions = 0
         state.finished = true

@@ -1,10 +1,21 @@
 import Glibc
 
 /// One log line on stderr: `2026-11-22T10:15:02.123Z core-daemon[4242]: message`.
-/// Written in one write call, so lines from several processes sharing a log never interleave.
+/// Written in one write call, so lines from several processes sharing a log never interleave,
+/// and queued to stderr's own thread, so logging never waits for a slow terminal or pipe.
 public enum LogLine {
     public static func write(_ program: String, _ message: String) {
-        StandardStreams.err("\(timestamp()) \(program)[\(getpid())]: \(message)\n")
+        BlockingWriter.standardError.enqueue(line(program, message))
+    }
+
+    /// The text of one log line, newline included.
+    public static func line(_ program: String, _ message: String) -> String {
+        "\(timestamp()) \(program)[\(getpid())]: \(message)\n"
+    }
+
+    /// Waits until every log line so far is written (before exiting).
+    public static func flush() async {
+        await BlockingWriter.standardError.flush()
     }
 
     /// The current UTC time with milliseconds, ISO 8601.

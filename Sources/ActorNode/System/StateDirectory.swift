@@ -14,12 +14,6 @@ public enum StateDirectory {
 
     /// Creates the directory (and missing parents) with mode 0700.
     public static func create(_ path: String) throws(SystemError) {
-        var info = stat()
-        if stat(path, &info) == 0 { return }
-        let parent = SocketPath.directory(of: path)
-        if parent != path { try create(parent) }
-        if mkdir(path, 0o700) != 0, errno != EEXIST {
-            throw SystemError("mkdir \(path)")
-        }
+        try Directories.create(path)
     }
 }

@@ -40,30 +40,42 @@ enum FramePump {
         }
     }
 
+    /// How writing ended, when it did not end cleanly.
+    enum WriteFailure: Error {
+        /// A message could not be turned into a frame (this side's bug, or a state too large).
+        case encoding(String)
+        case connection(ConnectionError)
+    }
+
     /// Sends every message from `source` until it ends or the connection fails.
-    /// Returns a description of the failure, if any.
     static func writeLoop<Message: Encodable & Sendable>(
         from source: some Receiving<Message>,
         to connection: SocketConnection
-    ) async -> String? {
+    ) async -> WriteFailure? {
         while let message = await source.receive() {
             let frame: [UInt8]
             do {
                 frame = try Frame.encode(WireJSON.encode(message), maximumPayloadLength: Frame.absoluteMaximumPayloadLength)
             } catch {
-                return "could not encode a message: \(error)"
+                return .encoding("could not encode a message: \(error)")
             }
             do {
                 try await connection.write(frame)
             } catch {
-                return error.description
+                return .connection(error)
             }
         }
         return nil
     }
 
+    /// The frame of an `error` message, for the rare moment one must be sent outside the
+    /// normal flow (a refused peer, a message that could not be encoded).
+    static func errorFrame(_ code: ErrorCode, _ message: String) -> [UInt8] {
+        let error = ServerMessage<JSONValue>.error(ErrorMessage(code, message))
+        return (try? Frame.encode(WireJSON.encode(error))) ?? []
+    }
+
     static func describe(_ error: any Error) -> String {
-        if let decoding = error as? DecodingError { return decoding.conciseDescription }
-        return String(describing: error)
+        describeDecodingFailure(error)
     }
 }

@@ -66,6 +66,12 @@ public final class SocketConnection: EventHandler, Sendable {
         resumptions.run()
     }
 
+    deinit {
+        state.withLock { state in
+            if !state.closed { Glibc.close(fd) }
+        }
+    }
+
     // MARK: Reading
 
     /// The next frame's payload; nil when the peer closed the stream cleanly between frames.

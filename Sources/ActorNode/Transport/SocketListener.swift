@@ -15,6 +15,7 @@ public final class SocketListener: EventHandler, Sendable {
     public let connections = Chan<SocketConnection>()
     private let limits: SocketConnection.Limits
     private let loop: EventLoop
+    private let log: @Sendable (String) -> Void
     private let state = Mutex<ListenerState>(ListenerState())
 
     private struct ListenerState {
@@ -23,11 +24,15 @@ public final class SocketListener: EventHandler, Sendable {
     }
 
     /// Starts accepting on `fd`, a bound, listening, non-blocking socket.
-    public init(fd: Int32, path: String, limits: SocketConnection.Limits = .init(), loop: EventLoop = .shared) throws(SystemError) {
+    public init(
+        fd: Int32, path: String, limits: SocketConnection.Limits = .init(), loop: EventLoop = .shared,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(SystemError) {
         self.fd = fd
         self.path = path
         self.limits = limits
         self.loop = loop
+        self.log = log
         let token = try loop.register(fd, events: EPOLLIN.rawValue, handler: self)
         state.withLock { $0.token = token }
     }
@@ -37,7 +42,11 @@ public final class SocketListener: EventHandler, Sendable {
             let accepted = cama_accept_nonblocking(fd)
             if accepted >= 0 {
                 if let peer = UnixSocket.peerCredentials(accepted), peer.uid != getuid(), peer.uid != 0 {
+                    // The socket is new and its buffer empty: this small write cannot block.
+                    let refusal = FramePump.errorFrame(.permissionDenied, "this core serves user \(getuid()) only")
+                    _ = refusal.withUnsafeBytes { Glibc.send(accepted, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                     Glibc.close(accepted)
+                    log("refused a connection from pid \(peer.pid), user \(peer.uid)")
                     continue
                 }
                 let connection = SocketConnection(fd: accepted, limits: limits, loop: loop)

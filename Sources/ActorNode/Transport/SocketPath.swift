@@ -29,7 +29,11 @@ public enum SocketPath {
     /// then refuses it unless it is a directory owned by this user that no one else can enter.
     public static func prepareDirectory(for socketPath: String) throws(UnsafeDirectory) {
         let directory = directory(of: socketPath)
-        try makeDirectories(directory)
+        do {
+            try Directories.create(directory)
+        } catch {
+            throw UnsafeDirectory(description: "cannot create the socket directory \(directory): \(error.reason)")
+        }
         var info = stat()
         guard stat(directory, &info) == 0 else {
             throw UnsafeDirectory(description: "cannot use the socket directory \(directory): \(SystemError("stat").reason)")
@@ -43,16 +47,6 @@ public enum SocketPath {
         let mode = info.st_mode & 0o777
         guard mode & 0o077 == 0 else {
             throw UnsafeDirectory(description: "the socket directory \(directory) is open to other users (mode \(octal(mode))); run 'chmod 700 \(directory)' or choose another --socket")
-        }
-    }
-
-    private static func makeDirectories(_ directory: String) throws(UnsafeDirectory) {
-        var info = stat()
-        if stat(directory, &info) == 0 { return }
-        let parent = Self.directory(of: directory)
-        if parent != directory { try makeDirectories(parent) }
-        if mkdir(directory, 0o700) != 0, errno != EEXIST {
-            throw UnsafeDirectory(description: "cannot create the socket directory \(directory): \(SystemError("mkdir").reason)")
         }
     }
 

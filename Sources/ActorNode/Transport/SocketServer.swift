@@ -90,8 +90,14 @@ public final class SocketServer<State: Codable & Sendable, Action: Codable & Sen
                 inbound.close()
             }
             group.addTask {
-                if let failure = await FramePump.writeLoop(from: outbox, to: connection) {
-                    self.log("\(peer): \(failure)")
+                switch await FramePump.writeLoop(from: outbox, to: connection) {
+                case let .encoding(reason)?:
+                    self.log("\(peer): \(reason); closing the connection")
+                    try? await connection.write(FramePump.errorFrame(.internalError, "the core could not send a message: \(reason)"))
+                case let .connection(error)?:
+                    self.log("\(peer): \(error)")
+                case nil:
+                    break
                 }
                 await connection.close(flushingFor: .seconds(2))
                 inbound.close()

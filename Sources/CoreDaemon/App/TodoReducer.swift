@@ -45,7 +45,8 @@ enum TodoReducer {
         guard text.contains(where: { !$0.isWhitespace }) else {
             throw Rejection(code: TodoRejectCode.emptyText, message: "an item needs some text")
         }
-        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        let breaksTheLine: Set<Unicode.GeneralCategory> = [.control, .lineSeparator, .paragraphSeparator]
+        guard !text.unicodeScalars.contains(where: { breaksTheLine.contains($0.properties.generalCategory) }) else {
             throw Rejection(code: TodoRejectCode.invalidText, message: "item text must be one line without control characters")
         }
         guard text.count <= maximumTextLength else {

@@ -15,11 +15,11 @@ enum CoreDaemonMain {
             StandardStreams.fail(error, program: program)
         }
         if options.showHelp {
-            StandardStreams.out(DaemonOptions.help + "\n")
+            await StandardStreams.out(DaemonOptions.help + "\n")
             return
         }
         if options.showVersion {
-            StandardStreams.out("core-daemon \(CAMAVersion.current) (protocol \(ProtocolVersion.current))\n")
+            await StandardStreams.out("core-daemon \(CAMAVersion.current) (protocol \(ProtocolVersion.current))\n")
             return
         }
         let log: @Sendable (String) -> Void = { LogLine.write(program, $0) }
@@ -37,7 +37,7 @@ enum CoreDaemonMain {
         limits.maximumPayloadLength = options.maximumFrameLength
         let listener: SocketListener
         do {
-            listener = try SocketListener(fd: binding.fd, path: path, limits: limits)
+            listener = try SocketListener(fd: binding.fd, path: path, limits: limits, log: log)
         } catch {
             binding.release()
             StandardStreams.fail(CommandFailure(.rejected, "cannot watch \(path): \(error)"), program: program)
@@ -63,6 +63,7 @@ enum CoreDaemonMain {
         binding.release()
         let final = await core.current
         log("stopped at revision \(final.revision)")
+        await LogLine.flush()
         exit(0)
     }
 }

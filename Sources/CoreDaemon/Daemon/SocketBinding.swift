@@ -13,12 +13,12 @@ struct SocketBinding {
     /// Takes the lock, clears a stale socket file left by a dead core, and binds.
     static func claim(_ path: String, log: (String) -> Void) throws(CommandFailure) -> SocketBinding {
         do {
-            try SocketPath.prepareDirectory(for: path)
+            _ = try UnixSocket.address(path)
         } catch {
-            throw CommandFailure(.rejected, error.description)
+            throw .usage(error.description, program: DaemonOptions.program)
         }
         do {
-            _ = try UnixSocket.address(path)
+            try SocketPath.prepareDirectory(for: path)
         } catch {
             throw CommandFailure(.rejected, error.description)
         }

@@ -57,6 +57,10 @@ enum ShellCommand: Equatable {
                 json = true
             case .option("--count") where name == "watch":
                 count = try cursor.number(for: "--count", in: 1 ... Int.max)
+            case let .option(option) where name == "send" && !operands.isEmpty:
+                // After the verb, anything dash-like that is not one of our options is text
+                // ("send add -5 degrees").
+                operands.append(cursor.currentToken ?? option)
             case let .option(option):
                 if name == nil, ["--json", "--count"].contains(option) {
                     throw .usage("\(option) belongs after a command (e.g. 'shell-client state \(option)')", program: program)
@@ -69,7 +73,7 @@ enum ShellCommand: Equatable {
                     }
                     name = operand
                 } else if name == "send" {
-                    operands = [operand] + cursor.rest()
+                    operands.append(operand)
                 } else {
                     throw cursor.unexpected(operand)
                 }
@@ -120,6 +124,9 @@ enum ShellCommand: Equatable {
       shell-client watch [--json] [--count N]
                                              print the state now and after every change;
                                              stop after N states
+
+    Options may come before or after the command and its words; put -- before text that
+    starts with the name of an option (send add -- --socket is a word).
 
     Verbs:
       add TEXT              add an item at the end          send add "buy milk"

@@ -7,8 +7,8 @@ enum AttachCommand {
     static func run(options: GlobalOptions) async throws(CommandFailure) -> ExitStatus {
         let (link, welcome) = try await CoreConnection.open(options, role: .shell, name: "shell-client attach")
         let path = SocketPath.resolve(option: options.socket, environment: ProcessEnvironment.current)
-        StandardStreams.out("attached to \(path) (core \(welcome.pid), \(welcome.shells) shell\(welcome.shells == 1 ? "" : "s")); type 'help' for commands, 'quit' to leave\n")
-        let shell = LineShell(link: link, input: LineReader.lines(), timeout: options.timeout)
+        await StandardStreams.out("attached to \(path) (core \(welcome.pid), \(welcome.shells) shell\(welcome.shells == 1 ? "" : "s")); type 'help' for commands, 'quit' to leave\n")
+        let shell = LineShell(link: link, input: LineReader.lines())
         return try await shell.run()
     }
 }

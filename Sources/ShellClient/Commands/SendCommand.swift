@@ -18,7 +18,7 @@ enum SendCommand {
         do {
             return try body()
         } catch {
-            throw .usage(error.description, program: "shell-client send")
+            throw .usage(error.description, program: ShellCommand.program)
         }
     }
 
@@ -60,7 +60,7 @@ enum SendCommand {
             }
             if inFlight.isEmpty { watchdog.stop() } else { watchdog.reset() }
             if case let .rejected(reject) = outcome {
-                StandardStreams.err("shell-client: line \(line): rejected: \(reject.message) (\(reject.code))\n")
+                await StandardStreams.err("shell-client: line \(line): rejected: \(reject.message) (\(reject.code))\n")
                 worst = max(worst, .rejected)
             }
         }
@@ -73,7 +73,7 @@ enum SendCommand {
             do {
                 action = try Verb.parseLine(text)
             } catch {
-                StandardStreams.err("shell-client: line \(lineNumber): \(error)\n")
+                await StandardStreams.err("shell-client: line \(lineNumber): \(error)\n")
                 worst = max(worst, .usage)
                 continue
             }

@@ -9,7 +9,7 @@ enum WatchCommand {
         for await event in link.events {
             switch event {
             case let .state(revision, state):
-                StandardStreams.out(json ? StateText.json(state, revision: revision) : StateText.render(state, revision: revision) + "\n")
+                await StandardStreams.out(json ? StateText.json(state, revision: revision) : StateText.render(state, revision: revision) + "\n")
                 printed += 1
                 if let count, printed >= count {
                     await link.close()
@@ -19,7 +19,7 @@ enum WatchCommand {
                 return .success
             case let .ended(error?):
                 if case .goodbye = error {
-                    StandardStreams.err("shell-client: \(error)\n")
+                    await StandardStreams.err("shell-client: \(error)\n")
                     return .success
                 }
                 throw CoreConnection.failure(error)

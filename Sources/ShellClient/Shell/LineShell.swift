@@ -6,7 +6,8 @@ import Wire
 struct LineShell {
     let link: ShellLink<AppState, AppAction>
     let input: Chan<String>
-    let timeout: Duration
+    /// Where the shell writes (stdout in the real program).
+    var output: @Sendable (String) async -> Void = { await StandardStreams.out($0) }
 
     static let help = """
     commands: add TEXT · clear · remove ID · toggle ID · edit ID TEXT · move ID POSITION
@@ -34,7 +35,7 @@ struct LineShell {
         }
         guard let ending else { return .success }
         if case .goodbye = ending {
-            StandardStreams.out("\(ending)\n")
+            await output("\(ending)\n")
             return .success
         }
         throw CoreConnection.failure(ending)
@@ -45,7 +46,7 @@ struct LineShell {
         for await event in link.events {
             switch event {
             case let .state(revision, state):
-                StandardStreams.out(StateText.render(state, revision: revision))
+                await output(StateText.render(state, revision: revision))
             case let .ended(error):
                 return error
             }
@@ -61,11 +62,11 @@ struct LineShell {
             case "quit", "exit", "q":
                 return
             case "help", "?":
-                StandardStreams.out(Self.help + "\n")
+                await output(Self.help + "\n")
                 continue
             case "list", "ls", "state":
                 if let current = await link.current {
-                    StandardStreams.out(StateText.render(current.state, revision: current.revision))
+                    await output(StateText.render(current.state, revision: current.revision))
                 }
                 continue
             default:
@@ -75,12 +76,12 @@ struct LineShell {
             do {
                 action = try Verb.parseLine(line)
             } catch {
-                StandardStreams.out("\(error)\n")
+                await output("\(error)\n")
                 continue
             }
             do {
                 if case let .rejected(reject) = try await link.send(action) {
-                    StandardStreams.out("rejected: \(reject.message)\n")
+                    await output("rejected: \(reject.message)\n")
                 }
             } catch {
                 return

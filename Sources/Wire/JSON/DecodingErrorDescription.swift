@@ -19,8 +19,10 @@ extension DecodingError {
         case let .valueNotFound(type, context):
             return located(context.codingPath, "expected \(Self.jsonKind(of: type)), found null")
         case let .dataCorrupted(context):
-            if context.codingPath.isEmpty, let underlying = context.underlyingError {
-                return "not valid JSON: \(underlying)"
+            if context.codingPath.isEmpty, context.debugDescription.hasPrefix("The given data was not valid JSON") {
+                // Foundation says this both for malformed text and for a number out of range.
+                return "not valid JSON, or a number out of range for its field"
+                    + (context.underlyingError.map { ": \(Self.trimmed(String(describing: $0)))" } ?? "")
             }
             return located(context.codingPath, Self.trimmed(context.debugDescription))
         @unknown default:
@@ -52,4 +54,19 @@ extension DecodingError {
     private static func trimmed(_ text: String) -> String {
         text.hasSuffix(".") ? String(text.dropLast()) : text
     }
+}
+
+/// One readable line for any error a JSON decode can throw: a `DecodingError`, or the
+/// decoder's own error for a number that does not fit its field (`1.5` or `1e30` for an id).
+public func describeDecodingFailure(_ error: any Error, droppingPathPrefix depth: Int = 0) -> String {
+    if let decoding = error as? DecodingError {
+        return decoding.conciseDescription(droppingPathPrefix: depth)
+    }
+    let text = String(describing: error)
+    let marker = "numberIsNotRepresentableInSwift(parsed: \""
+    if text.hasPrefix(marker) {
+        let number = text.dropFirst(marker.count).prefix { $0 != "\"" }
+        return "the number \(number) does not fit its field (expected a whole number in range)"
+    }
+    return text
 }

@@ -60,8 +60,13 @@ extension JSONValue {
         case .remove:
             _ = try remove(at: operation.path.tokens[...])
         case .replace:
-            _ = try remove(at: operation.path.tokens[...])
-            try add(try operation.requiredValue(), at: operation.path.tokens[...])
+            let replacement = try operation.requiredValue()
+            if operation.path.tokens.isEmpty {
+                self = replacement
+            } else {
+                _ = try remove(at: operation.path.tokens[...])
+                try add(replacement, at: operation.path.tokens[...])
+            }
         case .move:
             let from = try operation.requiredFrom()
             if from == operation.path { return }

@@ -19,14 +19,22 @@ public struct ActionRequest<Action: Codable & Sendable>: Codable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         client = try container.decode(String.self, forKey: .client)
-        seq = try container.decode(UInt64.self, forKey: .seq)
+        do {
+            seq = try container.decode(UInt64.self, forKey: .seq)
+        } catch let error as DecodingError {
+            throw error
+        } catch {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: container.codingPath + [CodingKeys.seq],
+                debugDescription: "seq must be a whole number from 0 to 2^64-1 (\(describeDecodingFailure(error)))"))
+        }
         do {
             action = try container.decode(Action.self, forKey: .action)
-        } catch let error as DecodingError {
+        } catch {
             // The envelope is sound, only the action is not: the core rejects this one action
             // (with its seq) and keeps the connection, instead of treating it as a protocol error.
             let actionDepth = container.codingPath.count + 1
-            throw InvalidActionError(seq: seq, reason: error.conciseDescription(droppingPathPrefix: actionDepth))
+            throw InvalidActionError(seq: seq, reason: describeDecodingFailure(error, droppingPathPrefix: actionDepth))
         }
     }
 }

@@ -16,11 +16,9 @@ public enum ErrorCode: String, Codable, Sendable {
     case handshakeTimeout = "handshake_timeout"
     /// The client fell too far behind reading what the core sent.
     case tooSlow = "too_slow"
-    /// The peer runs as another user.
+    /// The peer runs as another user (and is not root).
     case permissionDenied = "permission_denied"
-    /// The core is stopping.
-    case shuttingDown = "shutting_down"
-    /// Anything else; the message says what.
+    /// The sender failed on its side (a message it could not encode); the message says what.
     case internalError = "internal_error"
 }
 

@@ -28,7 +28,8 @@ public struct Welcome<State: Codable & Sendable>: Codable, Sendable {
     public var core: String
     /// The core's process id, for status and supervision.
     public var pid: Int32
-    /// How many clients receiving renditions are attached, this one included.
+    /// How many clients receiving renditions (shells and watchers) are attached, counting this
+    /// one if it is a shell or a watcher.
     public var shells: Int
     public var revision: UInt64
     public var snapshot: State

@@ -1,0 +1,82 @@
+import Testing
+@testable import ActorNode
+@testable import CoreDaemon
+@testable import ShellClient
+
+@Suite("Command lines")
+struct CommandLineParsingTests {
+    private func parse(_ arguments: [String]) throws(CommandFailure) -> (GlobalOptions, ShellCommand) {
+        try ShellCommand.parse(arguments)
+    }
+
+    @Test("shell-client commands", arguments: [
+        ([], ShellCommand.attach),
+        (["attach"], .attach),
+        (["send", "add", "buy milk"], .send(.verb(["add", "buy milk"]))),
+        (["send", "add", "--not-an-option"], .send(.verb(["add", "--not-an-option"]))),
+        (["send", "--json", #"{"clear":{}}"#], .send(.json(#"{"clear":{}}"#))),
+        (["send", "--json={\"clear\":{}}"], .send(.json(#"{"clear":{}}"#))),
+        (["send", "-"], .send(.standardInput)),
+        (["state"], .state(json: false)),
+        (["state", "--json"], .state(json: true)),
+        (["watch", "--json", "--count", "3"], .watch(json: true, count: 3)),
+        (["watch"], .watch(json: false, count: nil)),
+        (["--help"], .help),
+        (["send", "-h"], .help),
+        (["help"], .help),
+        (["--version"], .version),
+    ])
+    func commands(arguments: [String], expected: ShellCommand) throws {
+        #expect(try parse(arguments).1 == expected)
+    }
+
+    @Test("global options go before or after the command")
+    func globalOptions() throws {
+        let (before, _) = try parse(["--socket", "/tmp/a.sock", "--timeout", "2.5", "state"])
+        #expect(before.socket == "/tmp/a.sock")
+        #expect(before.timeout == .milliseconds(2500))
+        let (after, command) = try parse(["send", "--socket=/tmp/b.sock", "toggle", "3"])
+        #expect(after.socket == "/tmp/b.sock")
+        #expect(command == .send(.verb(["toggle", "3"])))
+        let (trailing, words) = try parse(["send", "add", "-5", "degrees", "--socket", "/tmp/c.sock", "--timeout=3"])
+        #expect(trailing.socket == "/tmp/c.sock")
+        #expect(trailing.timeout == .seconds(3))
+        #expect(words == .send(.verb(["add", "-5", "degrees"])))
+        let (_, literal) = try parse(["send", "add", "--", "--socket", "is", "a", "word"])
+        #expect(literal == .send(.verb(["add", "--socket", "is", "a", "word"])))
+    }
+
+    @Test("mistakes are usage errors that point at --help", arguments: [
+        (["frobnicate"], "unknown command 'frobnicate'"),
+        (["--frob"], "unknown option '--frob'"),
+        (["send"], "send needs an action"),
+        (["send", "--json"], "--json needs a value"),
+        (["send", "--json", "{}", "extra"], "send --json takes one action"),
+        (["send", "-", "more"], "send - reads actions from stdin"),
+        (["watch", "--count", "0"], "--count needs a whole number from 1"),
+        (["watch", "--count", "many"], "--count needs a whole number"),
+        (["state", "extra"], "unexpected argument 'extra'"),
+        (["--timeout", "-1", "state"], "--timeout needs a number of seconds"),
+        (["--json", "state"], "--json belongs after a command"),
+    ])
+    func mistakes(arguments: [String], message: String) {
+        do {
+            _ = try parse(arguments)
+            Issue.record("parsed \(arguments)")
+        } catch {
+            #expect(error.status == .usage)
+            #expect(error.message.hasPrefix(message), "\(error.message)")
+            #expect(error.message.hasSuffix("--help'"), "\(error.message)")
+        }
+    }
+
+    @Test("core-daemon options")
+    func daemonOptions() throws {
+        let options = try DaemonOptions.parse(["--socket", "/tmp/c.sock", "--max-frame", "4096"])
+        #expect(options.socket == "/tmp/c.sock")
+        #expect(options.maximumFrameLength == 4096)
+        #expect(throws: CommandFailure.self) { try DaemonOptions.parse(["--max-frame", "12"]) }
+        #expect(throws: CommandFailure.self) { try DaemonOptions.parse(["serve"]) }
+        #expect(try DaemonOptions.parse(["-h"]).showHelp)
+    }
+}

@@ -1,0 +1,24 @@
+import Glibc
+
+/// The real executables, built beside the test bundle by `swift build` / `swift test`.
+enum Binary: String, CaseIterable {
+    case coreDaemon = "core-daemon"
+    case shellClient = "shell-client"
+    case camaLaunch = "cama-launch"
+
+    /// The build directory: the test bundle's own directory.
+    static let directory: String = {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let executable = String(decoding: buffer[0 ..< max(0, length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var directory = executable
+        // .../debug/camaPackageTests.xctest: the binaries are in .../debug.
+        while let slash = directory.lastIndex(of: "/") {
+            directory = String(directory[..<slash])
+            if access(directory + "/core-daemon", X_OK) == 0 { return directory }
+        }
+        return "."
+    }()
+
+    var path: String { Self.directory + "/" + rawValue }
+}

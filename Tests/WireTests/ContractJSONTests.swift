@@ -1,0 +1,54 @@
+import Testing
+@testable import Wire
+
+@Suite("To-do contract JSON")
+struct ContractJSONTests {
+    private func json(_ value: some Encodable) throws -> String {
+        try WireJSON.string(value)
+    }
+
+    @Test("every action has the hand-writable JSON of the design", arguments: [
+        (TodoAction.add(text: "buy milk"), #"{"add":{"text":"buy milk"}}"#),
+        (.clear, #"{"clear":{}}"#),
+        (.remove(id: 3), #"{"remove":{"id":3}}"#),
+        (.toggle(id: 3), #"{"toggle":{"id":3}}"#),
+        (.edit(id: 3, text: "oat milk"), #"{"edit":{"id":3,"text":"oat milk"}}"#),
+        (.move(id: 3, position: 1), #"{"move":{"id":3,"position":1}}"#),
+    ])
+    func actionJSON(action: TodoAction, expected: String) throws {
+        #expect(try json(AppAction.todo(action)) == expected)
+        #expect(try WireJSON.decode(AppAction.self, from: Array(expected.utf8)) == .todo(action))
+    }
+
+    @Test("an action without arguments may be a bare string")
+    func bareString() throws {
+        #expect(try WireJSON.decode(AppAction.self, from: Array(#""clear""#.utf8)) == .todo(.clear))
+    }
+
+    @Test("an unknown or malformed action says what was expected")
+    func readableErrors() {
+        let cases: [(String, String)] = [
+            (#"{"bogus":{}}"#, "unknown action 'bogus' (expected one of add, clear, remove, toggle, edit, move)"),
+            (#"{"add":{"text":1}}"#, "at add.text: expected a string"),
+            (#"{"move":{"id":1}}"#, #"at move: missing "position""#),
+            (#""add""#, "add needs a payload object"),
+        ]
+        for (text, expected) in cases {
+            do {
+                _ = try WireJSON.decode(AppAction.self, from: Array(text.utf8))
+                Issue.record("decoded \(text)")
+            } catch let error as DecodingError {
+                #expect(error.conciseDescription.hasPrefix(expected), "\(error.conciseDescription)")
+            } catch {
+                Issue.record("unexpected error \(error)")
+            }
+        }
+    }
+
+    @Test("the state's JSON is the design's shape")
+    func stateJSON() throws {
+        let state = AppState(todo: TodoState(items: [TodoItem(id: 1, text: "buy milk")], nextId: 2))
+        #expect(try json(state) == #"{"todo":{"items":[{"done":false,"id":1,"text":"buy milk"}],"nextId":2}}"#)
+        #expect(try WireJSON.decode(AppState.self, from: WireJSON.encode(state)) == state)
+    }
+}

@@ -1,0 +1,141 @@
+import ActorNode
+import Testing
+@testable import Wire
+
+@Suite("JSON Patch and diff")
+struct JSONPatchTests {
+    private func value(_ text: String) throws -> JSONValue {
+        try WireJSON.decode(JSONValue.self, from: Array(text.utf8))
+    }
+
+    private func patch(_ text: String) throws -> JSONPatch {
+        try WireJSON.decode(JSONPatch.self, from: Array(text.utf8))
+    }
+
+    @Test("JSON pointers escape ~ and /")
+    func pointers() {
+        #expect(JSONPointer("/a~1b/c~0d/0")?.tokens == ["a/b", "c~d", "0"])
+        #expect(JSONPointer(tokens: ["a/b", "c~d"]).description == "/a~1b/c~0d")
+        #expect(JSONPointer("")?.tokens == [])
+        #expect(JSONPointer("no-slash") == nil)
+    }
+
+    @Test("the six RFC 6902 operations apply", arguments: [
+        (#"{"a":1}"#, #"[{"op":"add","path":"/b","value":2}]"#, #"{"a":1,"b":2}"#),
+        (#"{"a":[1,3]}"#, #"[{"op":"add","path":"/a/1","value":2}]"#, #"{"a":[1,2,3]}"#),
+        (#"{"a":[1,2]}"#, #"[{"op":"add","path":"/a/-","value":3}]"#, #"{"a":[1,2,3]}"#),
+        (#"{"a":1,"b":2}"#, #"[{"op":"remove","path":"/a"}]"#, #"{"b":2}"#),
+        (#"{"a":[1,2,3]}"#, #"[{"op":"remove","path":"/a/0"}]"#, #"{"a":[2,3]}"#),
+        (#"{"a":{"b":1}}"#, #"[{"op":"replace","path":"/a/b","value":"x"}]"#, #"{"a":{"b":"x"}}"#),
+        (#"{"a":[1,2,3]}"#, #"[{"op":"move","from":"/a/0","path":"/a/2"}]"#, #"{"a":[2,3,1]}"#),
+        (#"{"a":{"b":1},"c":{}}"#, #"[{"op":"move","from":"/a/b","path":"/c/d"}]"#, #"{"a":{},"c":{"d":1}}"#),
+        (#"{"a":[1]}"#, #"[{"op":"copy","from":"/a/0","path":"/b"}]"#, #"{"a":[1],"b":1}"#),
+        (#"{"a":"x"}"#, #"[{"op":"test","path":"/a","value":"x"}]"#, #"{"a":"x"}"#),
+        (#"{"a":1}"#, #"[{"op":"replace","path":"","value":[true,null]}]"#, #"[true,null]"#),
+    ])
+    func operations(document: String, operations: String, expected: String) throws {
+        var target = try value(document)
+        try target.apply(patch(operations))
+        #expect(target == (try value(expected)))
+    }
+
+    @Test("a failing patch leaves the document unchanged and names the operation", arguments: [
+        #"[{"op":"add","path":"/b","value":2},{"op":"remove","path":"/missing"}]"#,
+        #"[{"op":"add","path":"/list/5","value":2}]"#,
+        #"[{"op":"add","path":"/list/01","value":2}]"#,
+        #"[{"op":"test","path":"/a","value":2}]"#,
+        #"[{"op":"move","from":"/list","path":"/list/0"}]"#,
+        #"[{"op":"replace","path":"/a"}]"#,
+        #"[{"op":"add","path":"/a/x","value":1}]"#,
+    ])
+    func failuresAreAtomic(operations: String) throws {
+        let original = try value(#"{"a":1,"list":[0]}"#)
+        var target = original
+        #expect(throws: JSONPatchError.self) { try target.apply(patch(operations)) }
+        #expect(target == original)
+    }
+
+    @Test("typical list edits cost one operation each")
+    func minimalDiffs() throws {
+        let items = (1 ... 6).map { JSONValue.object(["id": .integer(Int64($0)), "done": .bool(false)]) }
+        func diff(_ new: [JSONValue]) -> JSONPatch {
+            JSONValue.diff(from: .object(["items": .array(items)]), to: .object(["items": .array(new)]))
+        }
+        var appended = items
+        appended.append(.object(["id": .integer(7), "done": .bool(false)]))
+        #expect(diff(appended) == [.add(JSONPointer("/items/6")!, appended[6])])
+
+        var removed = items
+        removed.remove(at: 2)
+        #expect(diff(removed) == [.remove(JSONPointer("/items/2")!)])
+
+        var toggled = items
+        toggled[3] = .object(["id": .integer(4), "done": .bool(true)])
+        #expect(diff(toggled) == [.replace(JSONPointer("/items/3/done")!, .bool(true))])
+
+        var movedUp = items
+        movedUp.insert(movedUp.remove(at: 4), at: 1)
+        #expect(diff(movedUp) == [.move(from: JSONPointer("/items/4")!, to: JSONPointer("/items/1")!)])
+
+        var movedDown = items
+        movedDown.insert(movedDown.remove(at: 0), at: 5)
+        #expect(diff(movedDown) == [.move(from: JSONPointer("/items/0")!, to: JSONPointer("/items/5")!)])
+
+        #expect(diff(items).isEmpty)
+    }
+
+    @Test("applying diff(a, b) to a gives b, for many random edits")
+    func diffRoundTrip() throws {
+        var random = SeededRandom(seed: 7)
+        var document = JSONValue.object(["todo": .object(["items": .array([]), "nextId": .integer(1)])])
+        for _ in 0 ..< 400 {
+            let next = Self.randomEdit(of: document, using: &random)
+            var patched = document
+            try patched.apply(JSONValue.diff(from: document, to: next))
+            #expect(patched == next)
+            document = next
+        }
+    }
+
+    /// One random change of a to-do-shaped document: add, remove, toggle, edit, move, clear.
+    static func randomEdit(of document: JSONValue, using random: inout SeededRandom) -> JSONValue {
+        guard case var .object(root) = document, case var .object(todo)? = root["todo"],
+              case var .array(items)? = todo["items"], case let .integer(nextId)? = todo["nextId"] else { return document }
+        switch random.next() % 7 {
+        case 0, 1:
+            items.insert(.object(["id": .integer(nextId), "text": .string("item \(nextId)"), "done": .bool(false)]),
+                         at: Int(random.next() % UInt64(items.count + 1)))
+            todo["nextId"] = .integer(nextId + 1)
+        case 2 where !items.isEmpty:
+            items.remove(at: Int(random.next() % UInt64(items.count)))
+        case 3 where !items.isEmpty:
+            let index = Int(random.next() % UInt64(items.count))
+            if case var .object(item) = items[index] {
+                item["done"] = .bool(random.next() % 2 == 0)
+                item["text"] = .string("edited \(random.next() % 100)")
+                items[index] = .object(item)
+            }
+        case 4 where items.count > 1, 5 where items.count > 1:
+            let item = items.remove(at: Int(random.next() % UInt64(items.count)))
+            items.insert(item, at: Int(random.next() % UInt64(items.count + 1)))
+        case 6 where random.next() % 5 == 0:
+            items = []
+        default:
+            break
+        }
+        todo["items"] = .array(items)
+        root["todo"] = .object(todo)
+        return .object(root)
+    }
+
+    @Test("JSON values round-trip through text, keeping integers and doubles apart")
+    func valueCoding() throws {
+        let text = #"{"a":[1,2.5,true,null,"s"],"b":{"c":-3}}"#
+        let decoded = try value(text)
+        #expect(decoded == .object([
+            "a": .array([.integer(1), .double(2.5), .bool(true), .null, .string("s")]),
+            "b": .object(["c": .integer(-3)]),
+        ]))
+        #expect(try WireJSON.string(decoded) == text)
+    }
+}
