@@ -8,7 +8,7 @@ import Wire
 /// It is written against sessions (a channel in, an outbox out) and knows nothing of sockets:
 /// the same core serves shells in the same process and across processes. It knows nothing of
 /// the app either: the state, the actions and the reducer are its parameters.
-public actor CoreNode<State: Codable & Sendable & Equatable, Action: Codable & Sendable, Environment: Sendable> {
+public actor CoreNode<State: Codable & Sendable & Diffable, Action: Codable & Sendable, Environment: Sendable> {
     /// Identifies this run of the core; sent in every welcome.
     public nonisolated let instanceID: String
     /// How long a new client has to send its hello.
@@ -22,8 +22,6 @@ public actor CoreNode<State: Codable & Sendable & Equatable, Action: Codable & S
 
     private var attached: [Int: Attached] = [:]
     private var nextSessionNumber = 1
-    /// The JSON of `state`, kept while clients receive renditions so each change is diffed once.
-    private var stateJSON: JSONValue?
 
     private struct Attached {
         let hello: Hello
@@ -117,26 +115,36 @@ public actor CoreNode<State: Codable & Sendable & Equatable, Action: Codable & S
         if gone.hello.role.receivesRenditions {
             log("detached \(gone.hello.role.rawValue) '\(gone.hello.name)' (client \(gone.hello.client))")
         }
-        if !attached.values.contains(where: { $0.hello.role.receivesRenditions }) {
-            stateJSON = nil
-        }
     }
 
-    /// Applies one action: the reducer runs on a copy, so a rejection leaves the state untouched.
+    private var hasRenditionReceivers: Bool {
+        attached.values.contains { $0.hello.role.receivesRenditions }
+    }
+
+    /// Applies one action. The reducer changes the state in place (a copy per action would cost
+    /// as much as the state is large); by its contract it throws before changing anything. The
+    /// previous state is kept only to diff against, and in debug builds to check that contract.
     private func apply(_ request: ActionRequest<Action>, from number: Int) {
         // A client let go for falling behind may still have actions in flight: drop them.
         guard attached[number] != nil else { return }
-        var next = state
+        var previous: State? = hasRenditionReceivers ? state : nil
+        #if DEBUG
+        previous = previous ?? state
+        #endif
         do {
-            try reducer(&next, request.action, environment)
+            try reducer(&state, request.action, environment)
         } catch {
+            if let previous, state != previous {
+                assertionFailure("a reducer changed the state, then rejected \(request.action): \(error)")
+                state = previous
+            }
             reply(.reject(Reject(seq: request.seq, code: error.code, message: error.message)), to: number)
             return
         }
-        let previous = state
-        state = next
         revision += 1
-        broadcast(from: previous)
+        if let previous, hasRenditionReceivers {
+            broadcast(from: previous)
+        }
         reply(.ack(Ack(seq: request.seq, revision: revision)), to: number)
     }
 
@@ -160,37 +168,21 @@ public actor CoreNode<State: Codable & Sendable & Equatable, Action: Codable & S
         }
     }
 
-    /// Sends the change to every client that receives renditions, as a patch when that is
-    /// smaller than the whole state.
+    /// Sends the change to every client that receives renditions: a patch found by diffing the
+    /// typed states, which costs a comparison of the state plus the encoding of what changed.
     private func broadcast(from previous: State) {
-        let receivers = attached.filter { $0.value.hello.role.receivesRenditions }
-        guard !receivers.isEmpty else {
-            stateJSON = nil
-            return
-        }
-        let rendition = makeRendition(from: previous)
+        let rendition: Rendition<State>
         let snapshot = Rendition(revision: revision, content: .snapshot(state))
-        for (number, receiver) in receivers {
+        do {
+            rendition = Rendition(revision: revision, content: .patch(try state.patch(from: previous)))
+        } catch {
+            log("could not diff revision \(revision) (\(error)); sending a snapshot")
+            rendition = snapshot
+        }
+        for (number, receiver) in attached where receiver.hello.role.receivesRenditions {
             if receiver.session.outbox.offer(rendition, snapshot: { snapshot }) == .overflow {
                 letGo(number)
             }
-        }
-    }
-
-    private func makeRendition(from previous: State) -> Rendition<State> {
-        let snapshot = Rendition(revision: revision, content: .snapshot(state))
-        do {
-            let encoded = try WireJSON.encode(state)
-            let newJSON = try WireJSON.decode(JSONValue.self, from: encoded)
-            let oldJSON = try stateJSON ?? JSONValue(encoding: previous)
-            stateJSON = newJSON
-            let patch = JSONValue.diff(from: oldJSON, to: newJSON)
-            guard try WireJSON.encode(patch).count < encoded.count else { return snapshot }
-            return Rendition(revision: revision, content: .patch(patch))
-        } catch {
-            stateJSON = nil
-            log("could not diff revision \(revision) (\(error)); sending a snapshot")
-            return snapshot
         }
     }
 }

@@ -4,7 +4,8 @@ import Wire
 ///
 /// A reducer changes `state` in place and must not perform I/O; time, randomness and other
 /// effects arrive through `environment`. To refuse an action it throws a ``Rejection`` before
-/// changing anything (the store also rolls back any change made before the throw).
+/// changing anything: the core applies reducers in place, without a copy of the state per
+/// action, so a change made before the throw would stay (debug builds check this contract).
 public struct Reducer<State, Action, Environment>: Sendable {
     public let reduce: @Sendable (inout State, Action, Environment) throws(Rejection) -> Void
 

@@ -36,7 +36,8 @@ public enum ActionOutcome: Equatable, Sendable {
 
 /// What a shell learns from the core, besides the answers to its own actions.
 public enum LinkEvent<State: Sendable>: Sendable {
-    /// The state at a revision: the welcome's snapshot first, then after every change.
+    /// The state at a revision: the newest one each time the consumer asks, starting with the
+    /// welcome's (or a newer one); revisions only grow and may be skipped, never repeated.
     case state(revision: UInt64, State)
     /// The link ended, with the reason, or nil when this client closed it; no more events follow.
     case ended(LinkError?)

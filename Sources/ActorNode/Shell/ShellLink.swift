@@ -6,19 +6,30 @@ import Wire
 /// Like the core it is written against channels and does not know whether a socket is behind
 /// them. Actions can be pipelined: ``submit(_:)`` sends at once and returns the sequence number,
 /// ``outcome(of:)`` waits for that action's answer.
+///
+/// Renditions are applied as they arrive, each at the cost of its patch alone, so the link
+/// never falls behind the socket. ``events`` is conflated: a consumer that is slower than the
+/// core gets the newest state each time it asks, never a backlog of old ones (principle 5, on
+/// the shell's side), and the typed state is decoded only when someone asks for it.
 public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
-    /// The state after every change, and the end of the link. Read by one consumer.
-    public nonisolated let events = Chan<LinkEvent<State>>()
     public nonisolated let hello: Hello
 
     private let session: ShellSession<State, Action>
     private var nextSeq: UInt64 = 1
     private var outcomes: [UInt64: OutcomeSlot] = [:]
     private var ending: LinkError?
+    private var endingIsOwn = false
+
     private var revision: UInt64 = 0
-    private var state: State?
-    /// The JSON of `state`, made when the first patch arrives.
-    private var stateJSON: JSONValue?
+    /// The typed state at `revision`, when it has been decoded since the last patch.
+    private var decoded: State?
+    /// The JSON of the state at `revision`, once a patch has needed it.
+    private var document: JSONValue?
+    private var opened = false
+
+    private var deliveredRevision: UInt64?
+    private var endingDelivered = false
+    private var eventWaiter: CheckedContinuation<Void, Never>?
 
     private enum OutcomeSlot {
         case waiting(CheckedContinuation<Result<ActionOutcome, LinkError>, Never>?)
@@ -30,9 +41,16 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
         self.hello = hello
     }
 
+    /// The state now and after every change, then the end of the link. Read by one consumer;
+    /// a slow one skips to the newest state.
+    public nonisolated var events: LinkEvents<State, Action> {
+        LinkEvents(link: self)
+    }
+
     /// The latest state the core reported, and its revision.
     public var current: (revision: UInt64, state: State)? {
-        state.map { (revision, $0) }
+        guard let state = try? currentState() else { return nil }
+        return (revision, state)
     }
 
     /// Says hello and waits for the welcome. Afterwards ``events`` starts with the welcome's state.
@@ -48,8 +66,9 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
             throw .closed("the core closed the connection before welcoming this client")
         case let .message(.welcome(welcome)):
             revision = welcome.revision
-            state = welcome.snapshot
-            events.trySend(.state(revision: welcome.revision, welcome.snapshot))
+            decoded = welcome.snapshot
+            opened = true
+            wakeConsumer()
             Task { await self.receiveLoop() }
             return welcome
         case let .message(.error(error)):
@@ -104,7 +123,46 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
         guard ending == nil else { return }
         session.outbound.trySend(.bye(Bye()))
         session.outbound.close()
-        end(.closed("this client closed the link"), byClient: true)
+        end(.closed("this client closed the link"), own: true)
+    }
+
+    /// The next event for the consumer of ``events``: the newest state if it is newer than the
+    /// last one delivered, else the end, else nil once the end has been delivered.
+    public func nextEvent() async -> LinkEvent<State>? {
+        while true {
+            if opened, deliveredRevision.map({ revision > $0 }) ?? true {
+                do {
+                    let state = try currentState()
+                    deliveredRevision = revision
+                    return .state(revision: revision, state)
+                } catch {
+                    end(.protocolError(ErrorMessage(.badFrame, "the state at revision \(revision) does not decode: \(error)")))
+                }
+            }
+            if let ending, !endingDelivered {
+                endingDelivered = true
+                return .ended(endingIsOwn ? nil : ending)
+            }
+            if endingDelivered || Task.isCancelled { return nil }
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { eventWaiter = $0 }
+            } onCancel: {
+                Task { await self.wakeConsumer() }
+            }
+        }
+    }
+
+    private func wakeConsumer() {
+        eventWaiter?.resume()
+        eventWaiter = nil
+    }
+
+    private func currentState() throws -> State {
+        if let decoded { return decoded }
+        guard let document else { throw LinkError.closed("no state yet") }
+        let state = try document.decode(as: State.self)
+        decoded = state
+        return state
     }
 
     private func receiveLoop() async {
@@ -118,6 +176,7 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
             case let .rendition(rendition):
                 do throws(LinkError) {
                     try apply(rendition)
+                    wakeConsumer()
                 } catch {
                     session.outbound.close()
                     end(error)
@@ -140,23 +199,23 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
             guard rendition.revision > revision else {
                 throw .protocolError(ErrorMessage(.badFrame, "snapshot for revision \(rendition.revision) after revision \(revision)"))
             }
-            state = snapshot
-            stateJSON = nil
+            decoded = snapshot
+            document = nil
         case let .patch(patch):
-            guard rendition.revision == revision + 1, let state else {
+            guard rendition.revision == revision + 1 else {
                 throw .protocolError(ErrorMessage(.badFrame, "patch for revision \(rendition.revision) does not follow revision \(revision)"))
             }
             do {
-                var json = try stateJSON ?? JSONValue(encoding: state)
-                try json.apply(patch)
-                self.state = try json.decode(as: State.self)
-                stateJSON = json
+                var json = try document ?? JSONValue(encoding: currentState())
+                document = nil
+                try json.applyInPlace(patch)
+                document = json
+                decoded = nil
             } catch {
                 throw .protocolError(ErrorMessage(.badFrame, "the patch for revision \(rendition.revision) does not apply: \(error)"))
             }
         }
         revision = rendition.revision
-        events.trySend(.state(revision: revision, state!))
     }
 
     private func answer(_ seq: UInt64, _ outcome: ActionOutcome) {
@@ -171,17 +230,17 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
         }
     }
 
-    private func end(_ error: LinkError, byClient: Bool = false) {
+    private func end(_ error: LinkError, own: Bool = false) {
         guard ending == nil else { return }
         ending = error
+        endingIsOwn = own
         for (seq, slot) in outcomes {
             if case let .waiting(continuation?) = slot {
                 continuation.resume(returning: .failure(error))
                 outcomes[seq] = nil
             }
         }
-        events.trySend(.ended(byClient ? nil : error))
-        events.close()
+        wakeConsumer()
     }
 
     private static func name(of message: ServerMessage<State>) -> String {
@@ -193,5 +252,22 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
         case .error: return "error"
         case .bye: return "bye"
         }
+    }
+}
+
+/// The events of a ``ShellLink`` as an async sequence: `for await event in link.events`.
+public struct LinkEvents<State: Codable & Sendable, Action: Codable & Sendable>: AsyncSequence, Sendable {
+    let link: ShellLink<State, Action>
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let link: ShellLink<State, Action>
+
+        public mutating func next() async -> LinkEvent<State>? {
+            await link.nextEvent()
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(link: link)
     }
 }

@@ -36,7 +36,7 @@ public enum SocketClient {
             break
         }
         let connection = SocketConnection(fd: fd, limits: limits)
-        let inbound = Chan<ServerMessage<State>>(capacity: 256)
+        let inbound = Chan<ServerMessage<State>>(capacity: 32)
         let outbound = Chan<ClientMessage<Action>>()
         Task {
             let failure = await FramePump.readLoop(from: connection, as: ServerMessage<State>.self) {

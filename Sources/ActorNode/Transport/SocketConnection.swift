@@ -17,12 +17,25 @@ public final class SocketConnection: EventHandler, Sendable {
         public var maximumPayloadLength = Frame.defaultMaximumPayloadLength
         /// Stop reading from the socket while this many frames wait unread.
         public var inboundFrameHighWater = 256
-        /// ``write(_:)`` waits while more than this many bytes wait to be sent...
-        public var outboundHighWater = 1 << 20
-        /// ...until the queue drains below this.
-        public var outboundLowWater = 256 << 10
+        /// ``write(_:)`` waits while more than this many bytes wait to be sent (a frame is always
+        /// queued whole, however large)...
+        public var outboundHighWater = 64 << 10
+        /// ...until the queue drains below this. Kept small so that a reader that falls behind
+        /// is noticed early, and its renditions coalesce into snapshots instead of piling up.
+        public var outboundLowWater = 16 << 10
+        /// The kernel's send buffer for the socket (SO_SNDBUF), nil for the system's default.
+        /// The core keeps it small: bytes parked in the kernel are a backlog that coalescing can
+        /// no longer replace with a newer snapshot.
+        public var kernelSendBuffer: Int?
 
         public init() {}
+
+        /// The limits of a core's connections to its clients.
+        public static var server: Limits {
+            var limits = Limits()
+            limits.kernelSendBuffer = 32 << 10
+            return limits
+        }
     }
 
     public let fd: Int32
@@ -60,6 +73,9 @@ public final class SocketConnection: EventHandler, Sendable {
         self.fd = fd
         self.limits = limits
         self.loop = loop
+        if var size = limits.kernelSendBuffer.map(Int32.init) {
+            _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         state = Mutex(State(decoder: FrameDecoder(maximumPayloadLength: limits.maximumPayloadLength)))
         var resumptions = Resumptions()
         state.withLock { updateInterest(&$0, &resumptions) }

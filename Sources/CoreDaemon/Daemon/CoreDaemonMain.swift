@@ -33,7 +33,7 @@ enum CoreDaemonMain {
         } catch {
             StandardStreams.fail(error, program: program)
         }
-        var limits = SocketConnection.Limits()
+        var limits = SocketConnection.Limits.server
         limits.maximumPayloadLength = options.maximumFrameLength
         let listener: SocketListener
         do {

@@ -40,17 +40,25 @@ public struct JSONPatchError: Error, Equatable, Sendable, CustomStringConvertibl
 }
 
 extension JSONValue {
-    /// Applies `patch` in order. On failure the value is left as it was (RFC 6902's atomicity).
+    /// Applies `patch` in order. On failure the value is left as it was (RFC 6902's atomicity),
+    /// which costs a copy of every container the patch touches.
     public mutating func apply(_ patch: JSONPatch) throws(JSONPatchError) {
         var result = self
+        try result.applyInPlace(patch)
+        self = result
+    }
+
+    /// Applies `patch` in order without a copy: the cost is that of the operations alone. On
+    /// failure the value is left partly patched; use it when a failed patch means starting
+    /// over anyway (a shell then resynchronises from a snapshot).
+    public mutating func applyInPlace(_ patch: JSONPatch) throws(JSONPatchError) {
         for (index, operation) in patch.enumerated() {
             do {
-                try result.apply(operation)
+                try apply(operation)
             } catch {
                 throw JSONPatchError(operationIndex: index, reason: error.reason)
             }
         }
-        self = result
     }
 
     private mutating func apply(_ operation: JSONPatchOperation) throws(PatchFailure) {
