@@ -22,6 +22,8 @@ let package = Package(
         // The generic runtime: channels, the store, the core-side server, the shell-side link,
         // the socket transport and process supervision parts.
         .target(name: "ActorNode", dependencies: ["Wire", "CSystemShims"]),
+        // TestStore: exhaustive tests of reducers and effects (links Swift Testing; tests only).
+        .target(name: "ActorNodeTesting", dependencies: ["ActorNode", "Wire"]),
         // `core-daemon`: the to-do app's Core (its reducers) and the daemon's main.
         .executableTarget(name: "CoreDaemon", dependencies: ["Wire", "ActorNode"]),
         // `shell-client`: the to-do app's Shell and the scripting commands.
@@ -31,8 +33,8 @@ let package = Package(
         .executableTarget(name: "cama-launch", dependencies: ["Wire", "ActorNode", "CoreDaemon", "ShellClient"]),
 
         .testTarget(name: "WireTests", dependencies: ["Wire", "ActorNode"]),
-        .testTarget(name: "ActorNodeTests", dependencies: ["ActorNode", "Wire"]),
-        .testTarget(name: "AppTests", dependencies: ["CoreDaemon", "ShellClient", "ActorNode", "Wire"]),
+        .testTarget(name: "ActorNodeTests", dependencies: ["ActorNode", "ActorNodeTesting", "Wire"]),
+        .testTarget(name: "AppTests", dependencies: ["CoreDaemon", "ShellClient", "ActorNode", "ActorNodeTesting", "Wire"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ActorNode", "Wire", "CoreDaemon", "ShellClient", "cama-launch"]),
     ]
 )

@@ -189,11 +189,3 @@ enum Modes {
         }
     }
 }
-
-extension Duration {
-    /// Whole and fractional seconds, for passing a duration on a command line.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}

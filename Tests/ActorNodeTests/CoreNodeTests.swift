@@ -16,6 +16,7 @@ struct CoreNodeTests {
             guard amount != 0 else { throw Rejection(code: "zero", message: "adding zero changes nothing") }
             state += amount
         }
+        return .none
     }
 
     private func makeCore() -> CoreNode<Int, CounterAction, Void> {

@@ -48,6 +48,8 @@ struct InProcessShellTests {
         revision 4: 2 items, 1 done
           2 [ ] eggs
           1 [x] buy milk
+        counter: 0
+        timer: idle
 
         """))
     }

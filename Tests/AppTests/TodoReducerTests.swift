@@ -8,7 +8,7 @@ struct TodoReducerTests {
     private func apply(_ actions: [TodoAction], to start: TodoState = TodoState()) throws(Rejection) -> TodoState {
         var state = start
         for action in actions {
-            try TodoReducer.reducer(&state, action, ())
+            _ = try TodoReducer.reducer(&state, action, ())
         }
         return state
     }
@@ -16,7 +16,7 @@ struct TodoReducerTests {
     private func rejection(_ action: TodoAction, on state: TodoState) -> Rejection? {
         var copy = state
         do {
-            try TodoReducer.reducer(&copy, action, ())
+            _ = try TodoReducer.reducer(&copy, action, ())
             return nil
         } catch {
             #expect(copy == state, "a rejected action must not change the state")
@@ -104,7 +104,7 @@ struct TodoReducerTests {
     @Test("the root reducer hands to-do actions to the to-do reducer")
     func rootReducer() throws {
         var state = AppState()
-        try AppReducer.reducer(&state, .todo(.add(text: "x")), AppEnvironment())
+        _ = try AppReducer.reducer(&state, .todo(.add(text: "x")), AppEnvironment())
         #expect(state.todo.items.map(\.text) == ["x"])
     }
 }

@@ -25,7 +25,7 @@ struct RejectTests {
         }
 
         let state = try await sandbox.client("state", "--json")
-        #expect(state.output == #"{"revision":1,"todo":{"items":[{"done":false,"id":1,"text":"buy milk"}],"nextId":2}}"# + "\n")
+        #expect(state.output == #"{"counter":{"value":0},"revision":1,"timer":{"deadline":null,"item":null,"remaining":0,"running":false},"todo":{"items":[{"done":false,"id":1,"pomodoros":0,"text":"buy milk"}],"nextId":2}}"# + "\n")
     }
 
     @Test("send - reports each bad line by number, applies the good ones, and exits with the worst status")
@@ -46,7 +46,7 @@ struct RejectTests {
         #expect(result.error.contains("shell-client: line 4: rejected: no item with id 7 (unknown_item)"))
         #expect(result.error.contains("shell-client: line 6: unknown verb 'frobnicate'"))
         let state = try await sandbox.client("state", "--json")
-        #expect(state.output == #"{"revision":3,"todo":{"items":[{"done":true,"id":1,"text":"first"},{"done":false,"id":2,"text":"second"}],"nextId":3}}"# + "\n")
+        #expect(state.output == #"{"counter":{"value":0},"revision":3,"timer":{"deadline":null,"item":null,"remaining":0,"running":false},"todo":{"items":[{"done":true,"id":1,"pomodoros":0,"text":"first"},{"done":false,"id":2,"pomodoros":0,"text":"second"}],"nextId":3}}"# + "\n")
     }
 
     @Test("an action the client cannot parse is a usage error, never sent")
@@ -58,6 +58,6 @@ struct RejectTests {
             #expect(result.status == 2, "\(arguments): \(result)")
             #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
         }
-        #expect(try await sandbox.client("state").output == "revision 0: no items\n")
+        #expect(try await sandbox.client("state").output.hasPrefix("revision 0: no items\n"))
     }
 }

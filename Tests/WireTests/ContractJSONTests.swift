@@ -28,7 +28,8 @@ struct ContractJSONTests {
     @Test("an unknown or malformed action says what was expected")
     func readableErrors() {
         let cases: [(String, String)] = [
-            (#"{"bogus":{}}"#, "unknown action 'bogus' (expected one of add, clear, remove, toggle, edit, move)"),
+            (#"{"bogus":{}}"#, "unknown action 'bogus' (expected one of add, clear, remove, toggle, edit, move, counter, timer, pick)"),
+            (#"{"counter":"double"}"#, "at counter: unknown counter action 'double'"),
             (#"{"add":{"text":1}}"#, "at add.text: expected a string"),
             (#"{"move":{"id":1}}"#, #"at move: missing "position""#),
             (#""add""#, "add needs a payload object"),
@@ -48,7 +49,41 @@ struct ContractJSONTests {
     @Test("the state's JSON is the design's shape")
     func stateJSON() throws {
         let state = AppState(todo: TodoState(items: [TodoItem(id: 1, text: "buy milk")], nextId: 2))
-        #expect(try json(state) == #"{"todo":{"items":[{"done":false,"id":1,"text":"buy milk"}],"nextId":2}}"#)
+        #expect(try json(state) == #"{"counter":{"value":0},"timer":{"deadline":null,"item":null,"remaining":0,"running":false},"todo":{"items":[{"done":false,"id":1,"pomodoros":0,"text":"buy milk"}],"nextId":2}}"#)
         #expect(try WireJSON.decode(AppState.self, from: WireJSON.encode(state)) == state)
+    }
+
+    @Test("state JSON from before the counter, the timer and pomodoros still decodes, with defaults")
+    func olderStateJSON() throws {
+        let older = #"{"todo":{"items":[{"done":true,"id":1,"text":"buy milk"}],"nextId":2}}"#
+        let state = try WireJSON.decode(AppState.self, from: Array(older.utf8))
+        #expect(state == AppState(todo: TodoState(items: [TodoItem(id: 1, text: "buy milk", done: true)], nextId: 2)))
+        #expect(state.todo.items[0].pomodoros == 0)
+        #expect(state.timer == .idle)
+    }
+
+    @Test("counter and timer actions nest under their feature; pick stands alone", arguments: [
+        (AppAction.counter(.increment), #"{"counter":{"increment":{}}}"#),
+        (.counter(.set(value: -5)), #"{"counter":{"set":{"value":-5}}}"#),
+        (.counter(.randomize), #"{"counter":{"randomize":{}}}"#),
+        (.timer(.start(id: 3, seconds: 60)), #"{"timer":{"start":{"id":3,"seconds":60}}}"#),
+        (.timer(.stop), #"{"timer":{"stop":{}}}"#),
+        (.timer(.pick), #"{"pick":{}}"#),
+        (.timer(.tick(at: 1.5)), #"{"timer":{"tick":{"at":1.5}}}"#),
+    ])
+    func featureActionJSON(action: AppAction, expected: String) throws {
+        #expect(try json(action) == expected)
+        #expect(try WireJSON.decode(AppAction.self, from: Array(expected.utf8)) == action)
+    }
+
+    @Test("the short forms decode too")
+    func shortForms() throws {
+        func decode(_ text: String) throws -> AppAction { try WireJSON.decode(AppAction.self, from: Array(text.utf8)) }
+        #expect(try decode(#"{"counter":"reset"}"#) == .counter(.reset))
+        #expect(try decode(#"{"timer":"stop"}"#) == .timer(.stop))
+        #expect(try decode(#""pick""#) == .timer(.pick))
+        #expect(try decode(#"{"timer":{"start":{"id":2}}}"#) == .timer(.start(id: 2, seconds: nil)))
+        #expect(AppAction.timer(.tick(at: 1)).isInternal && AppAction.timer(.resume).isInternal)
+        #expect(!AppAction.timer(.pick).isInternal && !AppAction.counter(.randomize).isInternal)
     }
 }

@@ -49,7 +49,9 @@ struct DiffableTests {
         for _ in 0 ..< 500 {
             let next = Self.randomEdit(of: current, using: &random)
             var json = try JSONValue(encoding: current)
-            try json.apply(next.patch(from: current))
+            // Through JSON text, as a client receives it.
+            let patch = try WireJSON.decode(JSONPatch.self, from: WireJSON.encode(next.patch(from: current)))
+            try json.apply(patch)
             #expect(json == (try JSONValue(encoding: next)))
             current = next
         }
@@ -57,8 +59,19 @@ struct DiffableTests {
 
     static func randomEdit(of state: AppState, using random: inout SeededRandom) -> AppState {
         var todo = state.todo
+        var timer = state.timer
+        var counter = state.counter
         let count = todo.items.count
-        switch random.next() % 8 {
+        switch random.next() % 11 {
+        case 8 where count > 0:
+            let item = todo.items[Int(random.next() % UInt64(count))]
+            timer = TimerState(item: item.id, running: true, remaining: 60, deadline: 1_767_225_660.5)
+        case 9:
+            timer = timer.running ? TimerState(item: timer.item, running: true, remaining: timer.remaining - 1, deadline: timer.deadline) : .idle
+            if random.next() % 3 == 0 { timer = .idle }
+        case 10:
+            counter.value = Int(random.next() % 21) - 10
+            if count > 0 { todo.items[Int(random.next() % UInt64(count))].pomodoros += 1 }
         case 0, 1, 2:
             todo.items.insert(TodoItem(id: todo.nextId, text: "item \(todo.nextId)"), at: Int(random.next() % UInt64(count + 1)))
             todo.nextId += 1
@@ -76,6 +89,6 @@ struct DiffableTests {
         default:
             break
         }
-        return AppState(todo: todo)
+        return AppState(todo: todo, counter: counter, timer: timer)
     }
 }

@@ -35,7 +35,8 @@ struct EnvelopeJSONTests {
     @Test("welcome, ack, reject and error have readable shapes")
     func serverMessages() throws {
         let welcome = ServerMessage<AppState>.welcome(Welcome(core: "id", pid: 42, shells: 1, revision: 3, snapshot: AppState()))
-        #expect(try json(welcome) == #"{"welcome":{"core":"id","pid":42,"protocol":1,"revision":3,"shells":1,"snapshot":{"todo":{"items":[],"nextId":1}}}}"#)
+        #expect(try json(welcome) == #"{"welcome":{"core":"id","pid":42,"protocol":1,"revision":3,"shells":1,"snapshot":{"counter":{"value":0},"timer":{"deadline":null,"item":null,"remaining":0,"running":false},"todo":{"items":[],"nextId":1}}}}"#)
+        #expect(try json(ServerMessage<AppState>.notice(Notice(text: "done"))) == #"{"notice":{"text":"done"}}"#)
         #expect(try json(ServerMessage<AppState>.ack(Ack(seq: 1, revision: 4))) == #"{"ack":{"revision":4,"seq":1}}"#)
         #expect(try json(ServerMessage<AppState>.reject(Reject(seq: 2, code: "unknown_item", message: "no item with id 9")))
             == #"{"reject":{"code":"unknown_item","message":"no item with id 9","seq":2}}"#)
@@ -49,13 +50,21 @@ struct EnvelopeJSONTests {
     @Test("a rendition carries either a snapshot or a patch")
     func renditions() throws {
         let snapshot = ServerMessage<AppState>.rendition(Rendition(revision: 5, content: .snapshot(AppState())))
-        #expect(try json(snapshot) == #"{"rendition":{"revision":5,"snapshot":{"todo":{"items":[],"nextId":1}}}}"#)
+        #expect(try json(snapshot) == #"{"rendition":{"revision":5,"snapshot":{"counter":{"value":0},"timer":{"deadline":null,"item":null,"remaining":0,"running":false},"todo":{"items":[],"nextId":1}}}}"#)
         let patch = ServerMessage<AppState>.rendition(Rendition(revision: 6, content: .patch([
             .replace(JSONPointer("/todo/items/0/done")!, .bool(true)),
         ])))
         #expect(try json(patch) == #"{"rendition":{"patch":[{"op":"replace","path":"/todo/items/0/done","value":true}],"revision":6}}"#)
         #expect(try decode(ServerMessage<AppState>.self, json(patch)) == patch)
         #expect(throws: DecodingError.self) { try decode(ServerMessage<AppState>.self, #"{"rendition":{"revision":1}}"#) }
+    }
+
+    @Test("a client skips message types it does not know; the core does not")
+    func unknownServerMessages() {
+        #expect(throws: UnknownMessageType(name: "gossip")) {
+            try decode(ServerMessage<AppState>.self, #"{"gossip":{"text":"hi"}}"#)
+        }
+        #expect(throws: DecodingError.self) { try decode(ClientMessage<AppAction>.self, #"{"gossip":{}}"#) }
     }
 
     @Test("a message must have exactly one key, naming a known type")

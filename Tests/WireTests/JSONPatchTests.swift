@@ -39,6 +39,18 @@ struct JSONPatchTests {
         #expect(target == (try value(expected)))
     }
 
+    @Test("a null value survives the round trip: replacing with null is not a missing value")
+    func nullValues() throws {
+        let operation = JSONPatchOperation.replace(JSONPointer("/timer/item")!, .null)
+        let text = try WireJSON.string([operation])
+        #expect(text == #"[{"op":"replace","path":"/timer/item","value":null}]"#)
+        #expect(try patch(text) == [operation])
+        var document = try value(#"{"timer":{"item":3}}"#)
+        try document.apply(patch(text))
+        #expect(document == (try value(#"{"timer":{"item":null}}"#)))
+        #expect(try patch(#"[{"op":"remove","path":"/a"}]"#)[0].value == nil)
+    }
+
     @Test("a failing patch leaves the document unchanged and names the operation", arguments: [
         #"[{"op":"add","path":"/b","value":2},{"op":"remove","path":"/missing"}]"#,
         #"[{"op":"add","path":"/list/5","value":2}]"#,

@@ -2,63 +2,78 @@ import FoundationEssentials
 import Glibc
 import Wire
 
-/// The Core: the one actor that owns the state, applies actions one at a time, and tells every
-/// attached client what changed, in revision order.
+/// The Core as a server of sessions: a ``Store`` (the single writer: state, reducer, effects)
+/// and the clients attached to it. It welcomes each client with the whole state, applies its
+/// actions through the store and answers each with an ack or a reject, and tells every shell and
+/// watcher what changed, in revision order, whether the change came from a client or an effect.
 ///
-/// It is written against sessions (a channel in, an outbox out) and knows nothing of sockets:
-/// the same core serves shells in the same process and across processes. It knows nothing of
-/// the app either: the state, the actions and the reducer are its parameters.
-public actor CoreNode<State: Codable & Sendable & Diffable, Action: Codable & Sendable, Environment: Sendable> {
+/// It is written against sessions (a channel in, an outbox out) and knows nothing of sockets,
+/// and nothing of the app: the state, actions, reducer and environment are its parameters.
+public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codable & Sendable, Environment: Sendable>: Sendable {
     /// Identifies this run of the core; sent in every welcome.
-    public nonisolated let instanceID: String
+    public let instanceID: String
     /// How long a new client has to send its hello.
-    public nonisolated let handshakeTimeout: Duration
+    public let handshakeTimeout: Duration
+    /// The single writer.
+    public let store: Store<State, Action, Environment>
 
-    private var state: State
-    private var revision: UInt64
-    private let reducer: Reducer<State, Action, Environment>
-    private let environment: Environment
+    private let registry: SessionRegistry<State, Action>
+    private let admits: @Sendable (Action) -> Rejection?
     private let log: @Sendable (String) -> Void
 
-    private var attached: [Int: Attached] = [:]
-    private var nextSessionNumber = 1
-
-    private struct Attached {
-        let hello: Hello
-        let session: CoreSession<State, Action>
-    }
-
+    /// - Parameters:
+    ///   - admits: refuses actions clients may not send (an app's internal actions): return a
+    ///     rejection for those, nil for the rest.
+    ///   - trace: log every action and what it changed.
     public init(
         state: State,
         revision: UInt64 = 0,
         reducer: Reducer<State, Action, Environment>,
         environment: Environment,
+        time: any TimeSource = SystemTime(),
         instanceID: String = UUID().uuidString.lowercased(),
         handshakeTimeout: Duration = .seconds(10),
+        trace: Bool = false,
+        admits: @escaping @Sendable (Action) -> Rejection? = { _ in nil },
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
-        self.state = state
-        self.revision = revision
-        self.reducer = reducer
-        self.environment = environment
+        let registry = SessionRegistry<State, Action>(log: log)
+        self.registry = registry
         self.instanceID = instanceID
         self.handshakeTimeout = handshakeTimeout
+        self.admits = admits
         self.log = log
+        store = Store(
+            state: state, revision: revision, reducer: reducer, environment: environment, time: time,
+            wantsPrevious: { trace || registry.hasReceivers },
+            observe: { event in
+                Self.observe(event, registry: registry, trace: trace, log: log)
+            })
     }
 
     /// The current state and its revision.
     public var current: (revision: UInt64, state: State) {
-        (revision, state)
+        get async { await store.current }
     }
 
     /// Clients attached that receive renditions.
-    public var shellCount: Int {
-        attached.values.filter { $0.hello.role.receivesRenditions }.count
+    public var shellCount: Int { registry.shellCount }
+
+    /// Applies an action of the core's own (not a client's), e.g. one that resumes timers when
+    /// the core starts.
+    @discardableResult
+    public func send(_ action: Action) async -> Sent {
+        await store.send(action, from: .effect)
+    }
+
+    /// Tells every shell and watcher something that is not part of the state.
+    public func notify(_ text: String) {
+        registry.broadcast(.notice(Notice(text: text)))
     }
 
     /// Serves one client until it leaves: the hello, then its actions in order.
     /// Returns when the session has ended; the session's outbox is finished by then.
-    public nonisolated func serve(_ session: CoreSession<State, Action>) async {
+    public func serve(_ session: CoreSession<State, Action>) async {
         let hello: Hello
         switch await session.inbound.receive(timeout: handshakeTimeout) {
         case .timedOut:
@@ -82,11 +97,13 @@ public actor CoreNode<State: Codable & Sendable & Diffable, Action: Codable & Se
         }
         let number = await attach(session, hello: hello)
         loop: while let input = await session.inbound.receive() {
+            // A client let go for falling behind may still have actions in flight: drop them.
+            guard registry.contains(number) else { break }
             switch input {
             case let .message(.action(request)):
-                await apply(request, from: number)
+                await apply(request, from: number, client: hello.client)
             case let .invalidAction(invalid):
-                await reply(.reject(Reject(seq: invalid.seq, code: Rejection.invalidAction(invalid.reason).code, message: invalid.reason)), to: number)
+                registry.reply(.reject(Reject(seq: invalid.seq, code: Rejection.invalidAction(invalid.reason).code, message: invalid.reason)), to: number)
             case .message(.hello):
                 session.outbox.finish(with: .error(ErrorMessage(.unexpectedMessage, "hello was already sent on this connection")))
                 break loop
@@ -94,94 +111,67 @@ public actor CoreNode<State: Codable & Sendable & Diffable, Action: Codable & Se
                 break loop
             }
         }
-        await detach(number)
+        if registry.remove(number) != nil, hello.role.receivesRenditions {
+            log("detached \(hello.role.rawValue) '\(hello.name)' (client \(hello.client))")
+        }
+        session.outbox.finish()
     }
 
-    private func attach(_ session: CoreSession<State, Action>, hello: Hello) -> Int {
-        let number = nextSessionNumber
-        nextSessionNumber += 1
-        attached[number] = Attached(hello: hello, session: session)
-        let welcome = Welcome(core: instanceID, pid: getpid(), shells: shellCount, revision: revision, snapshot: state)
-        session.outbox.send(.welcome(welcome))
+    /// Registers the client and queues its welcome inside the store, so that the welcome's
+    /// revision is followed by exactly the renditions after it.
+    private func attach(_ session: CoreSession<State, Action>, hello: Hello) async -> Int {
+        let registry = self.registry
+        let instanceID = self.instanceID
+        let number = await store.read { revision, state in
+            let number = registry.add(session, hello: hello)
+            let welcome = Welcome(core: instanceID, pid: getpid(), shells: registry.shellCount, revision: revision, snapshot: state)
+            session.outbox.send(.welcome(welcome))
+            return number
+        }
         if hello.role.receivesRenditions {
             log("attached \(hello.role.rawValue) '\(hello.name)' (client \(hello.client), \(session.peer))")
         }
         return number
     }
 
-    private func detach(_ number: Int) {
-        guard let gone = attached.removeValue(forKey: number) else { return }
-        gone.session.outbox.finish()
-        if gone.hello.role.receivesRenditions {
-            log("detached \(gone.hello.role.rawValue) '\(gone.hello.name)' (client \(gone.hello.client))")
-        }
-    }
-
-    private var hasRenditionReceivers: Bool {
-        attached.values.contains { $0.hello.role.receivesRenditions }
-    }
-
-    /// Applies one action. The reducer changes the state in place (a copy per action would cost
-    /// as much as the state is large); by its contract it throws before changing anything. The
-    /// previous state is kept only to diff against, and in debug builds to check that contract.
-    private func apply(_ request: ActionRequest<Action>, from number: Int) {
-        // A client let go for falling behind may still have actions in flight: drop them.
-        guard attached[number] != nil else { return }
-        var previous: State? = hasRenditionReceivers ? state : nil
-        #if DEBUG
-        previous = previous ?? state
-        #endif
-        do {
-            try reducer(&state, request.action, environment)
-        } catch {
-            if let previous, state != previous {
-                assertionFailure("a reducer changed the state, then rejected \(request.action): \(error)")
-                state = previous
-            }
-            reply(.reject(Reject(seq: request.seq, code: error.code, message: error.message)), to: number)
+    private func apply(_ request: ActionRequest<Action>, from number: Int, client: String) async {
+        if let refusal = admits(request.action) {
+            registry.reply(.reject(Reject(seq: request.seq, code: refusal.code, message: refusal.message)), to: number)
             return
         }
-        revision += 1
-        if let previous, hasRenditionReceivers {
-            broadcast(from: previous)
-        }
-        reply(.ack(Ack(seq: request.seq, revision: revision)), to: number)
-    }
-
-    /// Queues an answer for one client, letting it go if it has stopped reading.
-    private func reply(_ message: ServerMessage<State>, to number: Int) {
-        guard let client = attached[number] else { return }
-        if client.session.outbox.send(message) == .overflow {
-            letGo(number)
+        switch await store.send(request.action, from: .outside("client \(client)")) {
+        case let .applied(revision, _):
+            registry.reply(.ack(Ack(seq: request.seq, revision: revision)), to: number)
+        case let .rejected(rejection):
+            registry.reply(.reject(Reject(seq: request.seq, code: rejection.code, message: rejection.message)), to: number)
         }
     }
 
-    /// Forgets a client that fell too far behind. Its outbox now holds only a `too_slow` error;
-    /// it gets a moment to read it before the connection is cut.
-    private func letGo(_ number: Int) {
-        guard let client = attached.removeValue(forKey: number) else { return }
-        log("disconnecting \(client.hello.role.rawValue) '\(client.hello.name)' (client \(client.hello.client)): it fell too far behind")
-        let session = client.session
-        Task {
-            try? await Task.sleep(for: .seconds(2))
-            session.disconnect()
-        }
-    }
-
-    /// Sends the change to every client that receives renditions: a patch found by diffing the
-    /// typed states, which costs a comparison of the state plus the encoding of what changed.
-    private func broadcast(from previous: State) {
-        let rendition: Rendition<State>
-        let snapshot = Rendition(revision: revision, content: .snapshot(state))
-        do {
-            rendition = Rendition(revision: revision, content: .patch(try state.patch(from: previous)))
-        } catch {
-            log("could not diff revision \(revision) (\(error)); sending a snapshot")
-            rendition = snapshot
-        }
-        for (number, receiver) in attached where receiver.hello.role.receivesRenditions {
-            if receiver.session.outbox.offer(rendition, snapshot: { snapshot }) == .overflow {
-                letGo(number)
+    /// The store's observer: runs inside the store, once per action, in revision order.
+    private static func observe(
+        _ event: StoreEvent<State, Action>, registry: SessionRegistry<State, Action>,
+        trace: Bool, log: @Sendable (String) -> Void
+    ) {
+        switch event {
+        case let .applied(action, origin, revision, previous, state):
+            if trace {
+                log(TraceLine.applied(action: action, origin: origin, revision: revision, previous: previous, state: state))
+            }
+            guard let previous, registry.hasReceivers else { return }
+            let snapshot = Rendition(revision: revision, content: .snapshot(state))
+            let rendition: Rendition<State>
+            do {
+                rendition = Rendition(revision: revision, content: .patch(try state.patch(from: previous)))
+            } catch {
+                log("could not diff revision \(revision) (\(error)); sending a snapshot")
+                rendition = snapshot
+            }
+            registry.broadcast(rendition, snapshot: snapshot)
+        case let .rejected(action, origin, rejection):
+            if trace {
+                log(TraceLine.rejected(action: action, origin: origin, rejection: rejection))
+            } else if origin == .effect {
+                log("an effect's action was rejected: \(rejection.message) (\(rejection.code))")
             }
         }
     }

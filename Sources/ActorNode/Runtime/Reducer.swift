@@ -1,19 +1,71 @@
 import Wire
 
-/// The Core's logic as a pure function: apply an action to the state, or refuse it.
+/// The Core's logic as a pure function: apply an action to the state and say what should happen
+/// next, as an ``Effect`` value; or refuse the action.
 ///
-/// A reducer changes `state` in place and must not perform I/O; time, randomness and other
-/// effects arrive through `environment`. To refuse an action it throws a ``Rejection`` before
-/// changing anything: the core applies reducers in place, without a copy of the state per
-/// action, so a change made before the throw would stay (debug builds check this contract).
-public struct Reducer<State, Action, Environment>: Sendable {
-    public let reduce: @Sendable (inout State, Action, Environment) throws(Rejection) -> Void
+/// A reducer changes `state` in place and performs no I/O; time, randomness and other outside
+/// things arrive through `environment`, and work with side effects is returned as effects for
+/// the store to run. To refuse an action it throws a ``Rejection`` before changing anything:
+/// the store applies reducers in place, without a copy of the state per action, so a change made
+/// before the throw would stay (debug builds check this contract).
+public struct Reducer<State, Action: Sendable, Environment>: Sendable {
+    public let reduce: @Sendable (inout State, Action, Environment) throws(Rejection) -> Effect<Action>
 
-    public init(_ reduce: @escaping @Sendable (inout State, Action, Environment) throws(Rejection) -> Void) {
+    public init(_ reduce: @escaping @Sendable (inout State, Action, Environment) throws(Rejection) -> Effect<Action>) {
         self.reduce = reduce
     }
 
-    public func callAsFunction(_ state: inout State, _ action: Action, _ environment: Environment) throws(Rejection) {
+    public func callAsFunction(_ state: inout State, _ action: Action, _ environment: Environment) throws(Rejection) -> Effect<Action> {
         try reduce(&state, action, environment)
     }
+
+    /// Runs each reducer in turn on the same state and action; their effects are combined in
+    /// the same order. Features usually handle disjoint actions; if one rejects an action, it
+    /// must do so before any of them has changed the state.
+    public static func combine(_ reducers: Reducer...) -> Reducer {
+        combine(reducers)
+    }
+
+    public static func combine(_ reducers: [Reducer]) -> Reducer {
+        Reducer { state, action, environment throws(Rejection) in
+            var effects: [Effect<Action>] = []
+            for reducer in reducers {
+                effects.append(try reducer(&state, action, environment))
+            }
+            return .combine(effects)
+        }
+    }
+
+    /// This reducer as part of a parent: it works on the part of the parent's state at `state`,
+    /// sees only the parent's actions that `action` extracts, gets its environment from the
+    /// parent's, and its effects' actions are embedded back into the parent's.
+    public func scope<ParentState, ParentAction: Sendable, ParentEnvironment>(
+        state path: WritableKeyPath<ParentState, State> & Sendable,
+        action: ActionPath<ParentAction, Action>,
+        environment toChild: @escaping @Sendable (ParentEnvironment) -> Environment
+    ) -> Reducer<ParentState, ParentAction, ParentEnvironment> {
+        Reducer<ParentState, ParentAction, ParentEnvironment> { parent, parentAction, parentEnvironment throws(Rejection) in
+            guard let child = action.extract(parentAction) else { return .none }
+            return try self(&parent[keyPath: path], child, toChild(parentEnvironment)).map(action.embed)
+        }
+    }
+}
+
+/// How a child's actions sit inside a parent's: a case of the parent's action enum, with the
+/// function that takes the child's action out (nil for other cases) and the one that puts it in.
+/// For `enum AppAction { case counter(CounterAction) }`:
+/// `ActionPath(extract: { if case let .counter(a) = $0 { a } else { nil } }, embed: AppAction.counter)`.
+public struct ActionPath<Parent, Child>: Sendable {
+    public let extract: @Sendable (Parent) -> Child?
+    public let embed: @Sendable (Child) -> Parent
+
+    public init(extract: @escaping @Sendable (Parent) -> Child?, embed: @escaping @Sendable (Child) -> Parent) {
+        self.extract = extract
+        self.embed = embed
+    }
+}
+
+extension ActionPath where Parent == Child {
+    /// Every action, as it is.
+    public static var identity: ActionPath { ActionPath(extract: { $0 }, embed: { $0 }) }
 }

@@ -39,6 +39,8 @@ public enum LinkEvent<State: Sendable>: Sendable {
     /// The state at a revision: the newest one each time the consumer asks, starting with the
     /// welcome's (or a newer one); revisions only grow and may be skipped, never repeated.
     case state(revision: UInt64, State)
+    /// Something the core said to every shell (not part of the state).
+    case notice(String)
     /// The link ended, with the reason, or nil when this client closed it; no more events follow.
     case ended(LinkError?)
 }

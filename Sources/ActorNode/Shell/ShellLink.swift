@@ -28,6 +28,8 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     private var opened = false
 
     private var deliveredRevision: UInt64?
+    /// Notices not yet handed to the consumer (the oldest are dropped past 100).
+    private var notices: [String] = []
     private var endingDelivered = false
     private var eventWaiter: CheckedContinuation<Void, Never>?
 
@@ -126,10 +128,14 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
         end(.closed("this client closed the link"), own: true)
     }
 
-    /// The next event for the consumer of ``events``: the newest state if it is newer than the
-    /// last one delivered, else the end, else nil once the end has been delivered.
+    /// The next event for the consumer of ``events``: a notice if one waits, else the newest
+    /// state if it is newer than the last one delivered, else the end, else nil once the end
+    /// has been delivered.
     public func nextEvent() async -> LinkEvent<State>? {
         while true {
+            if !notices.isEmpty {
+                return .notice(notices.removeFirst())
+            }
             if opened, deliveredRevision.map({ revision > $0 }) ?? true {
                 do {
                     let state = try currentState()
@@ -181,6 +187,10 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
                     session.outbound.close()
                     end(error)
                 }
+            case let .notice(notice):
+                notices.append(notice.text)
+                if notices.count > 100 { notices.removeFirst() }
+                wakeConsumer()
             case let .error(error):
                 end(error.code == ErrorCode.versionMismatch.rawValue ? .versionMismatch(error) : .protocolError(error))
             case let .bye(bye):
@@ -249,6 +259,7 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
         case .ack: return "ack"
         case .reject: return "reject"
         case .rendition: return "rendition"
+        case .notice: return "notice"
         case .error: return "error"
         case .bye: return "bye"
         }

@@ -39,9 +39,11 @@ public enum SocketClient {
         let inbound = Chan<ServerMessage<State>>(capacity: 32)
         let outbound = Chan<ClientMessage<Action>>()
         Task {
-            let failure = await FramePump.readLoop(from: connection, as: ServerMessage<State>.self) {
-                await inbound.send($0)
-            }
+            let failure = await FramePump.readLoop(
+                from: connection, as: ServerMessage<State>.self,
+                deliver: { await inbound.send($0) },
+                // A newer core may send kinds of messages this client does not know: skip them.
+                recover: { $0 is UnknownMessageType })
             switch failure {
             case let .undecodable(reason)?:
                 await inbound.send(.error(ErrorMessage(.badFrame, "the core sent a frame that is not a valid message: \(reason)")))

@@ -1,16 +1,30 @@
 import ActorNode
 import Wire
 
-/// What the app's reducers may use from the outside world. Empty for now: the to-do list needs
-/// neither time nor randomness.
-struct AppEnvironment: Sendable {}
-
-/// The root reducer: every feature's reducer, each given its own part of the state.
+/// The root reducer: each feature's reducer, given its own part of the state and of the
+/// actions, composed in order (the timer runs after the to-do list, to see its removals).
 enum AppReducer {
-    static let reducer = Reducer<AppState, AppAction, AppEnvironment> { state, action, _ throws(Rejection) in
-        switch action {
-        case let .todo(action):
-            try TodoReducer.reducer(&state.todo, action, ())
-        }
+    static let reducer = Reducer<AppState, AppAction, AppEnvironment>.combine(
+        TodoReducer.reducer.scope(
+            state: \.todo,
+            action: ActionPath(extract: { if case let .todo(action) = $0 { action } else { nil } }, embed: AppAction.todo),
+            environment: { _ in () }),
+        CounterReducer.reducer.scope(
+            state: \.counter,
+            action: ActionPath(extract: { if case let .counter(action) = $0 { action } else { nil } }, embed: AppAction.counter),
+            environment: { $0 }),
+        TimerReducer.reducer
+    )
+
+    /// Refuses the actions only the core may send (a timer's ticks) when a client sends them.
+    static func admits(_ action: AppAction) -> Rejection? {
+        guard action.isInternal else { return nil }
+        return Rejection(code: TimerRejectCode.internalAction, message: "this action is the core's own; clients cannot send it")
+    }
+
+    /// What the core sends itself when it starts with `state`: resume a focus that was running
+    /// (nil when there is nothing to do, so an idle start uses no revision).
+    static func startup(for state: AppState) -> AppAction? {
+        state.timer.running ? .timer(.resume) : nil
     }
 }

@@ -7,6 +7,11 @@ enum TodoReducer {
     static let maximumTextLength = 1000
 
     static let reducer = Reducer<TodoState, TodoAction, Void> { state, action, _ throws(Rejection) in
+        try reduce(&state, action)
+        return .none
+    }
+
+    private static func reduce(_ state: inout TodoState, _ action: TodoAction) throws(Rejection) {
         switch action {
         case let .add(text):
             try validate(text)

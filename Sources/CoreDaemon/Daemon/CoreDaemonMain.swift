@@ -43,11 +43,18 @@ enum CoreDaemonMain {
             StandardStreams.fail(CommandFailure(.rejected, "cannot watch \(path): \(error)"), program: program)
         }
 
+        let notices = NoticeBoard()
         let core = CoreNode(
             state: AppState(),
             reducer: AppReducer.reducer,
-            environment: AppEnvironment(),
+            environment: AppEnvironment(notify: notices.post),
+            trace: options.trace,
+            admits: AppReducer.admits,
             log: log)
+        notices.connect(core.notify)
+        if let startup = AppReducer.startup(for: await core.current.state) {
+            await core.send(startup)
+        }
         let server = SocketServer<AppState, AppAction>(listener: listener, log: log)
         log("serving \(path) (protocol \(ProtocolVersion.current), core \(core.instanceID))")
 

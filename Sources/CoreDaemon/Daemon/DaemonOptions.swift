@@ -5,6 +5,7 @@ import Wire
 struct DaemonOptions {
     var socket: String?
     var maximumFrameLength = Frame.defaultMaximumPayloadLength
+    var trace = false
     var showHelp = false
     var showVersion = false
 
@@ -13,13 +14,14 @@ struct DaemonOptions {
     static let help = """
     core-daemon: the CAMA core. Owns the to-do app's state and serves shells on a Unix socket.
 
-    Usage: core-daemon [--socket PATH] [--max-frame BYTES]
+    Usage: core-daemon [--socket PATH] [--max-frame BYTES] [--trace]
 
     Options:
       --socket PATH      the socket to serve (else $CAMA_SOCKET, else
                          $XDG_RUNTIME_DIR/cama/core.sock, else /tmp/cama-$UID/core.sock);
                          its directory is created 0700 and must not be open to others
       --max-frame BYTES  the largest frame accepted from a client (default 16777216)
+      --trace            log every action, who sent it, and what it changed (old -> new)
       -h, --help         show this help
       --version          show the version
 
@@ -39,6 +41,8 @@ struct DaemonOptions {
                 options.socket = try cursor.value(for: "--socket")
             case .option("--max-frame"):
                 options.maximumFrameLength = try cursor.number(for: "--max-frame", in: 1024 ... Frame.absoluteMaximumPayloadLength)
+            case .option("--trace"):
+                options.trace = true
             case .option("-h"), .option("--help"):
                 options.showHelp = true
             case .option("--version"):

@@ -135,12 +135,24 @@ enum ShellCommand: Equatable {
       toggle ID             mark an item done / not done    send toggle 3
       edit ID TEXT          change an item's text           send edit 3 "oat milk"
       move ID POSITION      move an item (1 is the top)     send move 3 1
+      counter increment|decrement|reset|randomize           send counter increment
+      counter set N         set the counter                 send counter set 5
+      timer start ID [--seconds S]
+                            focus on an item (default 25 minutes); a new start
+                            replaces a running focus        send timer start 3
+      timer stop            end the focus                   send timer stop
+      pick                  focus on a random item not done send pick
 
     JSON actions: {"add":{"text":"buy milk"}}  {"clear":{}}  {"remove":{"id":3}}
       {"toggle":{"id":3}}  {"edit":{"id":3,"text":"oat milk"}}  {"move":{"id":3,"position":1}}
+      {"counter":"increment"}  {"counter":{"set":{"value":5}}}  {"timer":{"start":{"id":3,"seconds":60}}}
+      {"timer":"stop"}  {"pick":{}}
 
     --json output is one object per line: the whole state plus its revision, e.g.
-      {"revision":7,"todo":{"items":[{"done":false,"id":1,"text":"buy milk"}],"nextId":2}}
+      {"counter":{"value":0},"revision":7,"timer":{"deadline":null,"item":null,"remaining":0,
+       "running":false},"todo":{"items":[{"done":false,"id":1,"pomodoros":0,"text":"buy milk"}],
+       "nextId":2}}
+    When a focus completes, attach and watch print a notice (watch --json on stderr).
 
     Options:
       --socket PATH       the core's socket (else $CAMA_SOCKET, else

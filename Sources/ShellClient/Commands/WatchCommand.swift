@@ -15,6 +15,12 @@ enum WatchCommand {
                     await link.close()
                     return .success
                 }
+            case let .notice(text):
+                if json {
+                    await StandardStreams.err("shell-client: notice: \(text)\n")
+                } else {
+                    await StandardStreams.out("notice: \(text)\n")
+                }
             case .ended(nil):
                 return .success
             case let .ended(error?):

@@ -11,7 +11,9 @@ struct LineShell {
 
     static let help = """
     commands: add TEXT · clear · remove ID · toggle ID · edit ID TEXT · move ID POSITION
-              list (show the list again) · help · quit
+              counter increment|decrement|reset|randomize · counter set N
+              timer start ID [--seconds S] · timer stop · pick
+              list (show the state again) · help · quit
     """
 
     /// Runs until the input ends or says quit (status 0), or the core goes away.
@@ -47,6 +49,8 @@ struct LineShell {
             switch event {
             case let .state(revision, state):
                 await output(StateText.render(state, revision: revision))
+            case let .notice(text):
+                await output("notice: \(text)\n")
             case let .ended(error):
                 return error
             }

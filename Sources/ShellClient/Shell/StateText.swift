@@ -2,11 +2,13 @@ import Wire
 
 /// How the state is shown: as text for people, as one JSON object per line for programs.
 enum StateText {
-    /// A header line and one line per item:
+    /// A header line, one line per item, then the counter and the timer:
     ///
     ///     revision 3: 2 items, 1 done
     ///       1 [ ] buy milk
-    ///       2 [x] call mom
+    ///       2 [x] call mom (1 pomodoro)
+    ///     counter: 0
+    ///     timer: focus on 1, 24:13 left
     static func render(_ state: AppState, revision: UInt64) -> String {
         let items = state.todo.items
         let done = items.filter(\.done).count
@@ -21,9 +23,31 @@ enum StateText {
             let id = String(item.id)
             text += "  " + String(repeating: " ", count: width - id.count) + id
             text += item.done ? " [x] " : " [ ] "
-            text += item.text + "\n"
+            text += item.text
+            switch item.pomodoros {
+            case 0: break
+            case 1: text += " (1 pomodoro)"
+            default: text += " (\(item.pomodoros) pomodoros)"
+            }
+            text += "\n"
         }
+        text += "counter: \(state.counter.value)\n"
+        text += "timer: " + timer(state.timer) + "\n"
         return text
+    }
+
+    /// `focus on 3, 24:13 left`, or `idle`.
+    static func timer(_ timer: TimerState) -> String {
+        guard timer.running, let item = timer.item else { return "idle" }
+        return "focus on \(item), \(clock(timer.remaining)) left"
+    }
+
+    /// Seconds as `m:ss`, or `h:mm:ss` from an hour.
+    static func clock(_ seconds: Int) -> String {
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let hours = seconds / 3600
+        let minutes = seconds / 60 % 60
+        return hours > 0 ? "\(hours):\(two(minutes)):\(two(seconds % 60))" : "\(minutes):\(two(seconds % 60))"
     }
 
     /// The whole state plus its revision as one line of JSON:

@@ -4,7 +4,7 @@ import Wire
 /// `add TEXT`, `clear`, `remove ID`, `toggle ID`, `edit ID TEXT`, `move ID POSITION`.
 enum Verb {
     /// A one-line summary of the verbs, for errors and help.
-    static let summary = "add TEXT, clear, remove ID, toggle ID, edit ID TEXT, move ID POSITION"
+    static let summary = "add TEXT, clear, remove ID, toggle ID, edit ID TEXT, move ID POSITION, counter increment|decrement|reset|randomize|set N, timer start ID [--seconds S], timer stop, pick"
 
     struct Mistake: Error, CustomStringConvertible {
         var description: String
@@ -35,8 +35,70 @@ enum Verb {
         case "move", "mv":
             try expect(arguments, count: 2, usage: "move ID POSITION")
             return .todo(.move(id: try id(arguments[0]), position: try position(arguments[1])))
+        case "counter":
+            return .counter(try counter(arguments))
+        case "timer":
+            return .timer(try timer(arguments))
+        case "pick":
+            try expect(arguments, count: 0, usage: "pick")
+            return .timer(.pick)
         default:
             throw Mistake(description: "unknown verb '\(verb)' (expected one of: \(summary))")
+        }
+    }
+
+    private static func counter(_ arguments: [String]) throws(Mistake) -> CounterAction {
+        let usage = "counter increment|decrement|reset|randomize, or counter set N"
+        switch arguments.first {
+        case "increment"?, "inc"?, "+"?:
+            try expect(arguments, count: 1, usage: usage)
+            return .increment
+        case "decrement"?, "dec"?, "-"?:
+            try expect(arguments, count: 1, usage: usage)
+            return .decrement
+        case "reset"?:
+            try expect(arguments, count: 1, usage: usage)
+            return .reset
+        case "randomize"?, "random"?:
+            try expect(arguments, count: 1, usage: usage)
+            return .randomize
+        case "set"?:
+            try expect(arguments, count: 2, usage: "counter set N")
+            guard let value = Int(arguments[1]) else {
+                throw Mistake(description: "'\(arguments[1])' is not a whole number")
+            }
+            return .set(value: value)
+        default:
+            throw Mistake(description: "usage: \(usage)")
+        }
+    }
+
+    private static func timer(_ arguments: [String]) throws(Mistake) -> TimerAction {
+        switch arguments.first {
+        case "start"?:
+            var rest = Array(arguments.dropFirst())
+            var seconds: Int?
+            if let index = rest.firstIndex(where: { $0 == "--seconds" || $0.hasPrefix("--seconds=") }) {
+                let option = rest.remove(at: index)
+                let text: String
+                if option == "--seconds" {
+                    guard index < rest.count else { throw Mistake(description: "--seconds needs a number of seconds") }
+                    text = rest.remove(at: index)
+                } else {
+                    text = String(option.dropFirst("--seconds=".count))
+                }
+                guard let value = Int(text), value > 0 else {
+                    throw Mistake(description: "--seconds needs a whole number of seconds above 0, not '\(text)'")
+                }
+                seconds = value
+            }
+            guard rest.count == 1 else { throw Mistake(description: "usage: timer start ID [--seconds S]") }
+            return .start(id: try id(rest[0]), seconds: seconds)
+        case "stop"?:
+            try expect(arguments, count: 1, usage: "timer stop")
+            return .stop
+        default:
+            throw Mistake(description: "usage: timer start ID [--seconds S], or timer stop")
         }
     }
 

@@ -3,6 +3,8 @@
 extension AppState: Diffable {
     public func appendPatch(from old: AppState, at path: JSONPointer, to patch: inout JSONPatch) throws {
         try patch.appendField("todo", old.todo, todo, at: path)
+        try patch.appendField("counter", old.counter, counter, at: path)
+        try patch.appendField("timer", old.timer, timer, at: path)
     }
 }
 
@@ -18,5 +20,22 @@ extension TodoItem: Diffable {
         try patch.appendField("id", old.id, id, at: path)
         try patch.appendField("text", old.text, text, at: path)
         try patch.appendField("done", old.done, done, at: path)
+        try patch.appendField("pomodoros", old.pomodoros, pomodoros, at: path)
+    }
+}
+
+extension CounterState: Diffable {
+    public func appendPatch(from old: CounterState, at path: JSONPointer, to patch: inout JSONPatch) throws {
+        try patch.appendField("value", old.value, value, at: path)
+    }
+}
+
+/// A tick changes `remaining` alone: one small `replace` a second.
+extension TimerState: Diffable {
+    public func appendPatch(from old: TimerState, at path: JSONPointer, to patch: inout JSONPatch) throws {
+        try patch.appendField("item", old.item, item, at: path)
+        try patch.appendField("running", old.running, running, at: path)
+        try patch.appendField("remaining", old.remaining, remaining, at: path)
+        try patch.appendField("deadline", old.deadline, deadline, at: path)
     }
 }

@@ -22,6 +22,28 @@ public struct JSONPatchOperation: Codable, Sendable, Hashable {
         self.value = value
     }
 
+    enum CodingKeys: String, CodingKey {
+        case op, path, from, value
+    }
+
+    /// A `value` of JSON null is a value (`.null`), not a missing one: `replace` with null is how
+    /// an optional field becomes empty.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        op = try container.decode(Kind.self, forKey: .op)
+        path = try container.decode(JSONPointer.self, forKey: .path)
+        from = try container.decodeIfPresent(JSONPointer.self, forKey: .from)
+        value = container.contains(.value) ? try container.decode(JSONValue.self, forKey: .value) : nil
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(op, forKey: .op)
+        try container.encode(path, forKey: .path)
+        try container.encodeIfPresent(from, forKey: .from)
+        if let value { try container.encode(value, forKey: .value) }
+    }
+
     public static func add(_ path: JSONPointer, _ value: JSONValue) -> Self { .init(op: .add, path: path, value: value) }
     public static func remove(_ path: JSONPointer) -> Self { .init(op: .remove, path: path) }
     public static func replace(_ path: JSONPointer, _ value: JSONValue) -> Self { .init(op: .replace, path: path, value: value) }

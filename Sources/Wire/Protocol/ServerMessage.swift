@@ -1,21 +1,30 @@
-/// A frame from the core to a client: `welcome`, `ack`, `reject`, `rendition`, `error` or `bye`.
+/// A frame from the core to a client: `welcome`, `ack`, `reject`, `rendition`, `notice`,
+/// `error` or `bye`.
 public enum ServerMessage<State: Codable & Sendable>: Codable, Sendable {
     case welcome(Welcome<State>)
     case ack(Ack)
     case reject(Reject)
     case rendition(Rendition<State>)
+    case notice(Notice)
     case error(ErrorMessage)
     case bye(Bye)
 
-    static var names: [String] { ["welcome", "ack", "reject", "rendition", "error", "bye"] }
+    static var names: [String] { ["welcome", "ack", "reject", "rendition", "notice", "error", "bye"] }
 
+    /// Throws ``UnknownMessageType`` for a well-formed message of a type not listed here, so that
+    /// clients can skip what a newer core sends.
     public init(from decoder: any Decoder) throws {
+        if let container = try? decoder.container(keyedBy: AnyCodingKey.self),
+           container.allKeys.count == 1, let key = container.allKeys.first, !Self.names.contains(key.stringValue) {
+            throw UnknownMessageType(name: key.stringValue)
+        }
         let tag = try SingleKeyCoding.decodeTag(from: decoder, kind: "message", names: Self.names)
         switch tag.name {
         case "welcome": self = .welcome(try tag.payload.decode(Welcome<State>.self, kind: "welcome"))
         case "ack": self = .ack(try tag.payload.decode(Ack.self, kind: "ack"))
         case "reject": self = .reject(try tag.payload.decode(Reject.self, kind: "reject"))
         case "rendition": self = .rendition(try tag.payload.decode(Rendition<State>.self, kind: "rendition"))
+        case "notice": self = .notice(try tag.payload.decode(Notice.self, kind: "notice"))
         case "error": self = .error(try tag.payload.decode(ErrorMessage.self, kind: "error"))
         default: self = .bye(try tag.payload.map { try Bye(from: $0) } ?? Bye())
         }
@@ -27,6 +36,7 @@ public enum ServerMessage<State: Codable & Sendable>: Codable, Sendable {
         case let .ack(ack): try SingleKeyCoding.encode("ack", ack, to: encoder)
         case let .reject(reject): try SingleKeyCoding.encode("reject", reject, to: encoder)
         case let .rendition(rendition): try SingleKeyCoding.encode("rendition", rendition, to: encoder)
+        case let .notice(notice): try SingleKeyCoding.encode("notice", notice, to: encoder)
         case let .error(error): try SingleKeyCoding.encode("error", error, to: encoder)
         case let .bye(bye): try SingleKeyCoding.encode("bye", bye, to: encoder)
         }

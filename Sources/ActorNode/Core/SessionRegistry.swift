@@ -1,0 +1,83 @@
+import Synchronization
+import Wire
+
+/// The clients a core has welcomed, by session number. Thread-safe, so the store's observer can
+/// broadcast to them from inside the store without a hop.
+final class SessionRegistry<State: Codable & Sendable, Action: Codable & Sendable>: Sendable {
+    struct Entry: Sendable {
+        let hello: Hello
+        let session: CoreSession<State, Action>
+    }
+
+    private let entries = Mutex<[Int: Entry]>([:])
+    private let nextNumber = Atomic<Int>(1)
+    private let log: @Sendable (String) -> Void
+
+    init(log: @escaping @Sendable (String) -> Void) {
+        self.log = log
+    }
+
+    func add(_ session: CoreSession<State, Action>, hello: Hello) -> Int {
+        let number = nextNumber.wrappingAdd(1, ordering: .relaxed).oldValue
+        entries.withLock { $0[number] = Entry(hello: hello, session: session) }
+        return number
+    }
+
+    @discardableResult
+    func remove(_ number: Int) -> Entry? {
+        entries.withLock { $0.removeValue(forKey: number) }
+    }
+
+    func contains(_ number: Int) -> Bool {
+        entries.withLock { $0[number] != nil }
+    }
+
+    /// Clients that receive renditions (shells and watchers).
+    var receivers: [(number: Int, entry: Entry)] {
+        entries.withLock { entries in
+            entries.filter { $0.value.hello.role.receivesRenditions }.map { ($0.key, $0.value) }
+        }
+    }
+
+    var hasReceivers: Bool {
+        entries.withLock { $0.values.contains { $0.hello.role.receivesRenditions } }
+    }
+
+    var shellCount: Int {
+        entries.withLock { $0.values.filter { $0.hello.role.receivesRenditions }.count }
+    }
+
+    /// Queues a message for one client, letting it go if it has stopped reading.
+    func reply(_ message: ServerMessage<State>, to number: Int) {
+        guard let entry = entries.withLock({ $0[number] }) else { return }
+        if entry.session.outbox.send(message) == .overflow {
+            letGo(number)
+        }
+    }
+
+    /// Offers a rendition to every receiver.
+    func broadcast(_ rendition: Rendition<State>, snapshot: Rendition<State>) {
+        for (number, entry) in receivers where entry.session.outbox.offer(rendition, snapshot: { snapshot }) == .overflow {
+            letGo(number)
+        }
+    }
+
+    /// Sends a message that is not a rendition (a notice) to every receiver.
+    func broadcast(_ message: ServerMessage<State>) {
+        for (number, entry) in receivers where entry.session.outbox.send(message) == .overflow {
+            letGo(number)
+        }
+    }
+
+    /// Forgets a client that fell too far behind. Its outbox now holds only a `too_slow` error;
+    /// it gets a moment to read it before the connection is cut.
+    func letGo(_ number: Int) {
+        guard let entry = remove(number) else { return }
+        log("disconnecting \(entry.hello.role.rawValue) '\(entry.hello.name)' (client \(entry.hello.client)): it fell too far behind")
+        let session = entry.session
+        Task {
+            try? await Task.sleep(for: .seconds(2))
+            session.disconnect()
+        }
+    }
+}

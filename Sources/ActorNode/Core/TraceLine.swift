@@ -1,0 +1,56 @@
+import Wire
+
+/// The lines `--trace` logs: each action, where it came from, and what it changed, with old
+/// and new values.
+///
+///     trace r7 from client 3f2a… {"toggle":{"id":1}}
+///       ~ /todo/items/0/done: false -> true
+enum TraceLine {
+    static func applied<State: Encodable, Action: Encodable>(
+        action: Action, origin: ActionOrigin, revision: UInt64, previous: State?, state: State
+    ) -> String {
+        var text = "trace r\(revision) from \(origin): \(json(action))"
+        guard let previous, let patch = try? diff(previous, state) else { return text }
+        if patch.isEmpty {
+            text += "\n  (no change)"
+        }
+        let old = try? JSONValue(encoding: previous)
+        for operation in patch {
+            text += "\n  " + describe(operation, old: old)
+        }
+        return text
+    }
+
+    static func rejected<Action: Encodable>(action: Action, origin: ActionOrigin, rejection: Rejection) -> String {
+        "trace rejected from \(origin): \(json(action)): \(rejection.message) (\(rejection.code))"
+    }
+
+    private static func diff<State: Encodable>(_ old: State, _ new: State) throws -> JSONPatch {
+        if let new = new as? any Diffable {
+            return try patch(of: new, from: old)
+        }
+        return JSONValue.diff(from: try JSONValue(encoding: old), to: try JSONValue(encoding: new))
+    }
+
+    private static func patch<D: Diffable>(of new: D, from old: Any) throws -> JSONPatch {
+        guard let old = old as? D else { return [] }
+        return try new.patch(from: old)
+    }
+
+    private static func describe(_ operation: JSONPatchOperation, old: JSONValue?) -> String {
+        let value = operation.value.map(json) ?? ""
+        switch operation.op {
+        case .add: return "+ \(operation.path): \(value)"
+        case .remove: return "- \(operation.path): \(old?.value(at: operation.path).map(json) ?? "?")"
+        case .replace: return "~ \(operation.path): \(old?.value(at: operation.path).map(json) ?? "?") -> \(value)"
+        case .move: return "> \(operation.from.map(\.description) ?? "?") -> \(operation.path)"
+        case .copy: return "= \(operation.from.map(\.description) ?? "?") -> \(operation.path)"
+        case .test: return "? \(operation.path): \(value)"
+        }
+    }
+
+    private static func json(_ value: some Encodable) -> String {
+        let text = (try? WireJSON.string(value)) ?? "?"
+        return text.count > 300 ? String(text.prefix(300)) + "…" : text
+    }
+}

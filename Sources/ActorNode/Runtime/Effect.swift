@@ -1,0 +1,180 @@
+/// Names a running effect, so that it can be cancelled, or replaced by a newer effect with the
+/// same id. `EffectID("timer")`, or as a literal: `"timer"`.
+public struct EffectID: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public let name: String
+
+    public init(_ name: String) {
+        self.name = name
+    }
+
+    public init(stringLiteral name: String) {
+        self.name = name
+    }
+
+    public var description: String { name }
+}
+
+/// A queue that effects can share, with a policy for how many run at once.
+/// Queues are identified by name; every effect sent to a queue should use the same policy.
+public struct EffectQueue: Hashable, Sendable {
+    public enum Policy: Hashable, Sendable {
+        /// At most `n` effects run; starting one more cancels the oldest running.
+        case runNewest(Int)
+        /// At most `n` effects run; one more waits for a free place or is dropped.
+        case runOldest(Int, overflow: Overflow)
+    }
+
+    /// What `runOldest` does with an effect that finds the queue full.
+    public enum Overflow: Hashable, Sendable {
+        /// It waits, in order, until a running effect ends.
+        case suspendNew
+        /// It is dropped.
+        case discardNew
+    }
+
+    public let name: String
+    public let policy: Policy
+    /// The least time between two starts in this queue (zero for none).
+    public let delay: Duration
+
+    public init(_ name: String, policy: Policy, delay: Duration = .zero) {
+        switch policy {
+        case let .runNewest(limit), let .runOldest(limit, _):
+            precondition(limit >= 1, "an effect queue runs at least one effect at a time")
+        }
+        self.name = name
+        self.policy = policy
+        self.delay = delay
+    }
+
+    public static func == (lhs: EffectQueue, rhs: EffectQueue) -> Bool { lhs.name == rhs.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+}
+
+/// How an effect hands actions back to the store that ran it. Actions sent after the effect was
+/// cancelled are dropped.
+public struct EffectSend<Action: Sendable>: Sendable {
+    let deliver: @Sendable (Action) async -> Void
+
+    public init(_ deliver: @escaping @Sendable (Action) async -> Void) {
+        self.deliver = deliver
+    }
+
+    public func callAsFunction(_ action: Action) async {
+        guard !Task.isCancelled else { return }
+        await deliver(action)
+    }
+}
+
+/// What a reducer asks the runtime to do after it changed the state: effects are values, run by
+/// the store, never by the reducer. A reducer stays pure, and replaying its actions never
+/// re-runs an effect.
+///
+/// An effect is a list of steps, run in order: actions to send at once, asynchronous work, and
+/// cancellations. Combine effects with ``combine(_:)`` or `+`.
+public struct Effect<Action: Sendable>: Sendable {
+    /// One thing an effect does. Public so that other runtimes (a test store) can run effects.
+    public enum Step: Sendable {
+        /// Applied right after the action that returned it, before anything else.
+        case send(Action)
+        case work(Work)
+        case cancel(Set<EffectID>)
+    }
+
+    /// Asynchronous work, with the id and queue it runs under.
+    public struct Work: Sendable {
+        public let id: EffectID?
+        public let queue: EffectQueue?
+        let body: @Sendable (EffectSend<Action>) async throws -> Void
+    }
+
+    /// The steps, in order.
+    public let steps: [Step]
+
+    init(steps: [Step]) {
+        self.steps = steps
+    }
+
+    /// Nothing to do.
+    public static var none: Effect { Effect(steps: []) }
+
+    /// Sends these actions right after the current one, in order.
+    public static func send(_ actions: Action...) -> Effect {
+        Effect(steps: actions.map(Step.send))
+    }
+
+    /// Asynchronous work whose result nobody waits for (logging, notifying).
+    public static func fireAndForget(
+        id: EffectID? = nil, queue: EffectQueue? = nil,
+        _ work: @escaping @Sendable () async throws -> Void
+    ) -> Effect {
+        Effect(steps: [.work(Work(id: id, queue: queue) { _ in try await work() })])
+    }
+
+    /// Asynchronous work that may end with one next action.
+    public static func run(
+        id: EffectID? = nil, queue: EffectQueue? = nil,
+        _ work: @escaping @Sendable () async throws -> Action?
+    ) -> Effect {
+        Effect(steps: [.work(Work(id: id, queue: queue) { send in
+            if let action = try await work() { await send(action) }
+        })])
+    }
+
+    /// Every action of an asynchronous sequence, as it comes (a timer's ticks, say).
+    /// The sequence is made when the effect starts.
+    public static func sequence<Actions: AsyncSequence>(
+        id: EffectID? = nil, queue: EffectQueue? = nil,
+        _ make: @escaping @Sendable () -> Actions
+    ) -> Effect where Actions.Element == Action, Actions: SendableMetatype, Actions.AsyncIterator: SendableMetatype {
+        Effect(steps: [.work(Work(id: id, queue: queue) { send in
+            for try await action in make() { await send(action) }
+        })])
+    }
+
+    /// Asynchronous work that sends any number of actions through `send`.
+    public static func task(
+        id: EffectID? = nil, queue: EffectQueue? = nil,
+        _ work: @escaping @Sendable (EffectSend<Action>) async throws -> Void
+    ) -> Effect {
+        Effect(steps: [.work(Work(id: id, queue: queue, body: work))])
+    }
+
+    /// Cancels the running effects with these ids (and any waiting in a queue).
+    public static func cancel(_ ids: EffectID...) -> Effect {
+        Effect(steps: [.cancel(Set(ids))])
+    }
+
+    /// All of these effects' steps, in order.
+    public static func combine(_ effects: Effect...) -> Effect {
+        combine(effects)
+    }
+
+    public static func combine(_ effects: [Effect]) -> Effect {
+        Effect(steps: effects.flatMap(\.steps))
+    }
+
+    public static func + (lhs: Effect, rhs: Effect) -> Effect {
+        Effect(steps: lhs.steps + rhs.steps)
+    }
+
+    /// Whether this effect does nothing.
+    public var isNone: Bool { steps.isEmpty }
+
+    /// The same effect for a parent's action type: how a child reducer's effects are lifted
+    /// into its parent's.
+    public func map<Parent: Sendable>(_ transform: @escaping @Sendable (Action) -> Parent) -> Effect<Parent> {
+        Effect<Parent>(steps: steps.map { step in
+            switch step {
+            case let .send(action):
+                return .send(transform(action))
+            case let .cancel(ids):
+                return .cancel(ids)
+            case let .work(work):
+                return .work(.init(id: work.id, queue: work.queue) { send in
+                    try await work.body(EffectSend { await send(transform($0)) })
+                })
+            }
+        })
+    }
+}

@@ -1,0 +1,105 @@
+import ActorNode
+import FoundationEssentials
+import Wire
+
+/// The focus timer: focus on an item for a while, tick once a second, and when the time is up
+/// count a pomodoro for the item and tell every shell.
+///
+/// It works on the whole app state, because it crosses features: it checks and credits to-do
+/// items, and ends the focus when its item is removed. The deadline lives in the state, so a
+/// core that restarts can resume the ticking (``TimerAction/resume``).
+enum TimerReducer {
+    /// The id of the ticking effect: a new start replaces the running one, stop cancels it.
+    static let ticking: EffectID = "focus-timer"
+
+    /// The longest focus accepted: a day.
+    static let maximumSeconds = 86_400
+
+    static let reducer = Reducer<AppState, AppAction, AppEnvironment> { state, action, environment throws(Rejection) in
+        switch action {
+        case let .timer(action):
+            return try reduce(&state, action, environment)
+        case .todo(.remove), .todo(.clear):
+            // Runs after the to-do reducer: if the item in focus is gone, so is the focus.
+            guard let item = state.timer.item, state.todo.index(of: item) == nil else { return .none }
+            state.timer = .idle
+            return .cancel(ticking)
+        case .todo, .counter:
+            return .none
+        }
+    }
+
+    private static func reduce(_ state: inout AppState, _ action: TimerAction, _ environment: AppEnvironment) throws(Rejection) -> Effect<AppAction> {
+        switch action {
+        case let .start(id, seconds):
+            guard state.todo.index(of: id) != nil else {
+                throw Rejection(code: TodoRejectCode.unknownItem, message: "no item with id \(id)")
+            }
+            let seconds = seconds ?? TimerAction.defaultSeconds
+            guard (1 ... maximumSeconds).contains(seconds) else {
+                throw Rejection(code: TimerRejectCode.badDuration, message: "a focus lasts from 1 to \(maximumSeconds) seconds, not \(seconds)")
+            }
+            let deadline = environment.time.now.timeIntervalSince1970 + Double(seconds)
+            state.timer = TimerState(item: id, running: true, remaining: seconds, deadline: deadline)
+            return tick(until: deadline, environment)
+        case .stop:
+            state.timer = .idle
+            return .cancel(ticking)
+        case .pick:
+            let candidates = state.todo.items.filter { !$0.done }.map(\.id)
+            guard !candidates.isEmpty else {
+                throw Rejection(code: TimerRejectCode.nothingToPick, message: "every item is done: there is nothing to pick")
+            }
+            // The choice is random, so it is made by an effect and arrives as a `start`.
+            return .run { .timer(.start(id: environment.random.element(of: candidates)!, seconds: nil)) }
+        case let .tick(at):
+            guard state.timer.running, let deadline = state.timer.deadline else { return .none }
+            let remaining = secondsLeft(until: deadline, at: at)
+            guard remaining == 0 else {
+                state.timer.remaining = remaining
+                return .none
+            }
+            return complete(&state, environment)
+        case .resume:
+            guard state.timer.running, let deadline = state.timer.deadline else { return .none }
+            let now = environment.time.now.timeIntervalSince1970
+            guard secondsLeft(until: deadline, at: now) > 0 else { return complete(&state, environment) }
+            state.timer.remaining = secondsLeft(until: deadline, at: now)
+            return tick(until: deadline, environment)
+        }
+    }
+
+    /// Whole seconds left, rounded up, never below zero.
+    static func secondsLeft(until deadline: Double, at moment: Double) -> Int {
+        max(0, Int((deadline - moment).rounded(.up)))
+    }
+
+    /// Sends a tick each time the whole seconds left change, the last one at the deadline.
+    private static func tick(until deadline: Double, _ environment: AppEnvironment) -> Effect<AppAction> {
+        .task(id: ticking) { send in
+            while true {
+                let now = environment.time.now.timeIntervalSince1970
+                let left = secondsLeft(until: deadline, at: now)
+                let wake = left == 0 ? now : deadline - Double(left - 1)
+                try await environment.time.sleep(until: Date(timeIntervalSince1970: wake))
+                let moment = environment.time.now.timeIntervalSince1970
+                await send(.timer(.tick(at: moment)))
+                if moment >= deadline { return }
+            }
+        }
+    }
+
+    /// The time is up: a pomodoro for the item, the timer idle, and a notice for every shell.
+    private static func complete(_ state: inout AppState, _ environment: AppEnvironment) -> Effect<AppAction> {
+        var text = "focus complete"
+        if let item = state.timer.item, let index = state.todo.index(of: item) {
+            state.todo.items[index].pomodoros += 1
+            let credited = state.todo.items[index]
+            let count = credited.pomodoros == 1 ? "1 pomodoro" : "\(credited.pomodoros) pomodoros"
+            text = "focus on \(credited.id) '\(credited.text)' is complete (\(count))"
+        }
+        state.timer = .idle
+        let notice = text
+        return .cancel(ticking) + .fireAndForget { environment.notify(notice) }
+    }
+}

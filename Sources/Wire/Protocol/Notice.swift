@@ -1,0 +1,15 @@
+/// Something the core tells every shell and watcher that is not part of the state: an event to
+/// show once ("focus on #3 is complete"). Notices are not replayed to shells that attach later.
+public struct Notice: Codable, Sendable, Equatable {
+    public var text: String
+
+    public init(text: String) {
+        self.text = text
+    }
+}
+
+/// Thrown while decoding a message whose type this side does not know. A client skips such
+/// messages (a newer core may send more kinds); the core treats them as a bad frame.
+public struct UnknownMessageType: Error, Equatable, Sendable {
+    public var name: String
+}

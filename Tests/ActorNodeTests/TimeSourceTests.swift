@@ -1,0 +1,56 @@
+import FoundationEssentials
+import Synchronization
+import Testing
+@testable import ActorNode
+
+@Suite("Time sources")
+struct TimeSourceTests {
+    @Test("test time stands still until advanced, then wakes sleepers in order")
+    func advancing() async throws {
+        let time = TestTime()
+        let start = time.now
+        let woken = Log()
+        let sleepers = (1 ... 3).reversed().map { seconds in
+            Task {
+                try await time.sleep(for: .seconds(seconds))
+                woken.append("\(seconds)")
+            }
+        }
+        while time.sleeperCount < 3 { await Task.yield() }
+        #expect(time.now == start)
+        await time.advance(by: .seconds(2))
+        #expect(woken.all == ["1", "2"])
+        #expect(time.now == start.addingTimeInterval(2))
+        await time.advance(by: .seconds(5))
+        #expect(woken.all == ["1", "2", "3"])
+        for sleeper in sleepers { try await sleeper.value }
+    }
+
+    @Test("a cancelled sleeper throws and is forgotten")
+    func cancellation() async {
+        let time = TestTime()
+        let sleeper = Task { try await time.sleep(for: .seconds(10)) }
+        while time.sleeperCount < 1 { await Task.yield() }
+        sleeper.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+        #expect(time.sleeperCount == 0)
+    }
+
+    @Test("sleep(until:) a moment that has passed returns at once")
+    func sleepUntilPast() async throws {
+        let time = TestTime()
+        try await time.sleep(until: time.now.addingTimeInterval(-5))
+    }
+
+    @Test("seeded random numbers repeat; the range is respected")
+    func seededRandom() {
+        let first = RandomSource.seeded(7)
+        let second = RandomSource.seeded(7)
+        let a = (0 ..< 20).map { _ in first.int(in: 0 ... 10) }
+        let b = (0 ..< 20).map { _ in second.int(in: 0 ... 10) }
+        #expect(a == b)
+        #expect(a.allSatisfy { (0 ... 10).contains($0) })
+        #expect(Set(a).count > 3)
+        #expect(RandomSource.seeded(1).element(of: [Int]()) == nil)
+    }
+}
