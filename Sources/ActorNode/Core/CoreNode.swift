@@ -63,7 +63,7 @@ public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codabl
     /// the core starts.
     @discardableResult
     public func send(_ action: Action) async -> Sent {
-        await store.send(action, from: .effect)
+        await store.send(action, from: .outside("the core"))
     }
 
     /// Tells every shell and watcher something that is not part of the state.

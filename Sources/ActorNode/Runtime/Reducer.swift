@@ -69,3 +69,16 @@ extension ActionPath where Parent == Child {
     /// Every action, as it is.
     public static var identity: ActionPath { ActionPath(extract: { $0 }, embed: { $0 }) }
 }
+
+extension Reducer {
+    /// Re-applies recorded actions to `state`, in order, discarding the effects they return:
+    /// how a journal is replayed. Actions that effects produced were recorded like any other, so
+    /// replaying them gives the same state without running any effect again.
+    /// Throws the first rejection (a recorded action is one that was applied, so a rejection
+    /// means the record and the reducer disagree).
+    public func replay(_ actions: some Sequence<Action>, on state: inout State, environment: Environment) throws(Rejection) {
+        for action in actions {
+            _ = try self(&state, action, environment)
+        }
+    }
+}
