@@ -23,6 +23,7 @@ public final class TestStore<State: Equatable & Encodable & Sendable, Action: Eq
 
     private let reducer: Reducer<State, Action, Environment>
     private let environment: Environment
+    private let time: any TimeSource
     private let runtime: EffectRuntime<Action>
     private let received = Chan<Action>()
 
@@ -36,6 +37,7 @@ public final class TestStore<State: Equatable & Encodable & Sendable, Action: Eq
         self.state = state
         self.reducer = reducer
         self.environment = environment
+        self.time = time
         self.timeout = timeout
         let received = self.received
         runtime = EffectRuntime(time: time) { await received.send($0) }
@@ -65,7 +67,7 @@ public final class TestStore<State: Equatable & Encodable & Sendable, Action: Eq
         await checkNothingPending(before: "sending \(describe(action))", sourceLocation: sourceLocation)
         let before = state
         do {
-            _ = try reducer(&state, action, environment)
+            _ = try reducer(&state, action, timedEnvironment)
             Issue.record("\(describe(action)) was applied; the test expected it to be rejected with '\(code)'", sourceLocation: sourceLocation)
         } catch {
             if error.code != code {
@@ -138,7 +140,7 @@ public final class TestStore<State: Equatable & Encodable & Sendable, Action: Eq
         update?(&expected)
         let effect: Effect<Action>
         do {
-            effect = try reducer(&state, action, environment)
+            effect = try reducer(&state, action, timedEnvironment)
         } catch {
             Issue.record("\(what): the reducer rejected it: \(error.message) (\(error.code))", sourceLocation: sourceLocation)
             return .none
@@ -147,6 +149,11 @@ public final class TestStore<State: Equatable & Encodable & Sendable, Action: Eq
             Issue.record("\(what): the state is not what the test expects:\n\(Self.difference(expected: expected, actual: state))", sourceLocation: sourceLocation)
         }
         return run(effect)
+    }
+
+    /// The environment with the test time as the reducer's "now", as a store would give it.
+    private var timedEnvironment: Environment {
+        Store<State, Action, Environment>.environment(environment, at: time.now)
     }
 
     /// Starts the effect's work; actions it sends (at once or later) wait to be received.

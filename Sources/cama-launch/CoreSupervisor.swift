@@ -18,6 +18,8 @@ actor CoreSupervisor {
 
     let executable: String
     let socket: String
+    /// More options for each core (state directory, fsync policy).
+    let coreArguments: [String]
     let readyTimeout: Duration
     /// Where the core's stdout and stderr go; nil to share the launcher's.
     let logFD: Int32?
@@ -25,9 +27,10 @@ actor CoreSupervisor {
     private var child: ChildProcess?
     private var stopping = false
 
-    init(executable: String, socket: String, readyTimeout: Duration, logFD: Int32? = nil, log: @escaping @Sendable (String) -> Void) {
+    init(executable: String, socket: String, coreArguments: [String] = [], readyTimeout: Duration, logFD: Int32? = nil, log: @escaping @Sendable (String) -> Void) {
         self.executable = executable
         self.socket = socket
+        self.coreArguments = coreArguments
         self.readyTimeout = readyTimeout
         self.logFD = logFD
         self.log = log
@@ -41,7 +44,7 @@ actor CoreSupervisor {
         let child: ChildProcess
         do {
             child = try ChildProcess.spawn(
-                executable, arguments: ["--socket", socket], newProcessGroup: true,
+                executable, arguments: ["--socket", socket] + coreArguments, newProcessGroup: true,
                 standardOutput: logFD, standardError: logFD)
         } catch {
             throw CommandFailure(.rejected, "cannot start \(executable): \(error.reason)")

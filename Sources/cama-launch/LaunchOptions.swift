@@ -18,6 +18,7 @@ struct LaunchOptions {
     var mode = Mode.interactive
     var socket: String?
     var stateDirectory: String?
+    var fsync: String?
     var timeout: Duration = .seconds(10)
 
     static let program = "cama-launch"
@@ -40,8 +41,11 @@ struct LaunchOptions {
     Options:
       --socket PATH        the core's socket (else $CAMA_SOCKET, else
                            $XDG_RUNTIME_DIR/cama/core.sock, else /tmp/cama-$UID/core.sock)
-      --state-dir DIR      where logs go (else $CAMA_STATE_DIR, else $XDG_STATE_HOME/cama,
-                           else ~/.local/state/cama; never the runtime directory)
+      --state-dir DIR      where the core keeps its journal and snapshots, and where logs go
+                           (else $CAMA_STATE_DIR, else $XDG_STATE_HOME/cama, else
+                           ~/.local/state/cama; never the runtime directory)
+      --fsync POLICY       the core's journal policy: always (default), batch or never; see
+                           'core-daemon --help' for what each can lose
       --timeout SECONDS    how long to wait for the core to start, answer or stop (default 10)
       -h, --help           show this help
       --version            show the version
@@ -64,6 +68,12 @@ struct LaunchOptions {
             case .option("--detach"): modes.append(.detach)
             case .option("--socket"): options.socket = try cursor.value(for: "--socket")
             case .option("--state-dir"): options.stateDirectory = try cursor.value(for: "--state-dir")
+            case .option("--fsync"):
+                let value = try cursor.value(for: "--fsync")
+                guard ["always", "batch", "never"].contains(value) else {
+                    throw .usage("--fsync takes always, batch or never, not '\(value)'", program: program)
+                }
+                options.fsync = value
             case .option("--timeout"): options.timeout = try cursor.seconds(for: "--timeout", in: 0.1 ... 3600)
             case .option("-h"), .option("--help"): return options.with(.help)
             case .option("--version"): return options.with(.version)
@@ -79,6 +89,14 @@ struct LaunchOptions {
         }
         options.mode = modes.first ?? .interactive
         return options
+    }
+
+    /// The options the launcher passes on to each core it starts.
+    var coreArguments: [String] {
+        var arguments: [String] = []
+        if let stateDirectory { arguments += ["--state-dir", stateDirectory] }
+        if let fsync { arguments += ["--fsync", fsync] }
+        return arguments
     }
 
     private func with(_ mode: Mode) -> LaunchOptions {

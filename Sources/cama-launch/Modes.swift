@@ -21,7 +21,7 @@ enum Modes {
             let fileWriter = BlockingWriter(fd: logFile.fd, name: "cama-log")
             let started = CoreSupervisor(
                 executable: try CompanionExecutables.locate("core-daemon"), socket: socket,
-                readyTimeout: options.timeout, logFD: logFile.fd,
+                coreArguments: options.coreArguments, readyTimeout: options.timeout, logFD: logFile.fd,
                 log: { fileWriter.enqueue(LogLine.line(LaunchOptions.program, $0)) })
             try await started.start()
             Task { _ = await started.supervise() }
@@ -54,7 +54,7 @@ enum Modes {
         let signals = Signals.stream([SIGINT, SIGTERM, SIGHUP])
         let supervisor = CoreSupervisor(
             executable: try CompanionExecutables.locate("core-daemon"), socket: socket,
-            readyTimeout: options.timeout, log: log)
+            coreArguments: options.coreArguments, readyTimeout: options.timeout, log: log)
         try await supervisor.start()
         log("supervising core-daemon (pid \(await supervisor.pid ?? 0)) on \(socket)")
 
@@ -112,7 +112,7 @@ enum Modes {
         do {
             launcher = try ChildProcess.spawn(
                 CompanionExecutables.current,
-                arguments: ["--headless", "--socket", socket, "--timeout", "\(options.timeout.seconds)"],
+                arguments: ["--headless", "--socket", socket, "--timeout", "\(options.timeout.seconds)"] + options.coreArguments,
                 newSession: true, standardInput: nullFD, standardOutput: logFD, standardError: logFD)
         } catch {
             throw CommandFailure(.rejected, "cannot start a background launcher: \(error.reason)")

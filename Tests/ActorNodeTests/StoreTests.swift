@@ -14,8 +14,8 @@ struct StoreTests {
     private func makeStore(_ events: Events, time: TestTime = TestTime()) -> Store<Int, Probe, ProbeEnvironment> {
         Store(state: 0, reducer: probeReducer, environment: ProbeEnvironment(time: time), time: time, observe: { event in
             switch event {
-            case let .applied(action, origin, revision, _, state):
-                events.append("r\(revision) \(origin) \(action) -> \(state)")
+            case let .applied(transition):
+                events.append("r\(transition.revision) \(transition.origin) \(transition.action) -> \(transition.state)")
             case let .rejected(action, origin, rejection):
                 events.append("rejected \(origin) \(action): \(rejection.code)")
             }

@@ -24,7 +24,7 @@ struct ReplayTests {
         let store = Store(
             state: AppState(), reducer: AppReducer.reducer, environment: live, time: time,
             observe: { event in
-                if case let .applied(action, _, _, _, _) = event { recorder.record(action) }
+                if case let .applied(transition) = event { recorder.record(transition.action) }
             })
         for action: AppAction in [.todo(.add(text: "a")), .todo(.add(text: "b")), .counter(.randomize), .todo(.toggle(id: 1))] {
             guard case let .applied(_, effects) = await store.send(action) else {
@@ -42,10 +42,13 @@ struct ReplayTests {
         #expect(recorder.applied.count == Int(final.revision))
         #expect(recorder.applied.contains { if case .counter(.set) = $0 { true } else { false } }, "the random value was applied as a set action")
 
-        // Replay with an environment whose effects would be noticed: a different random seed
-        // and a notice counter. Same time, because this app reads the clock in `start`.
+        // Replay with an environment whose effects would be noticed: a different random seed and
+        // a notice counter. Reducers read "now" from the environment; the journal records it per
+        // action (see the durability tests); here every action was applied at one test moment.
         let replayNotices = Recorder()
-        let replayEnvironment = AppEnvironment(time: TestTime(start: time.now.addingTimeInterval(-2)), random: .seeded(999), notify: { replayNotices.notice($0) })
+        let replayEnvironment = AppEnvironment(
+            time: TestTime(), now: time.now.addingTimeInterval(-2), random: .seeded(999),
+            notify: { replayNotices.notice($0) })
         var replayed = AppState()
         try AppReducer.reducer.replay(recorder.applied, on: &replayed, environment: replayEnvironment)
         #expect(replayed == final.state)

@@ -7,6 +7,11 @@ import Wire
 /// actions through the store and answers each with an ack or a reject, and tells every shell and
 /// watcher what changed, in revision order, whether the change came from a client or an effect.
 ///
+/// Every transition goes through a ``CommitPipeline`` (a journal, in the daemon) before anyone
+/// hears of it: renditions, welcomes, acks and rejects are released in order once what they
+/// speak of is committed. A client's (id, seq) is applied at most once; a resend is answered
+/// with the original ack.
+///
 /// It is written against sessions (a channel in, an outbox out) and knows nothing of sockets,
 /// and nothing of the app: the state, actions, reducer and environment are its parameters.
 public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codable & Sendable, Environment: Sendable>: Sendable {
@@ -18,6 +23,7 @@ public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codabl
     public let store: Store<State, Action, Environment>
 
     private let registry: SessionRegistry<State, Action>
+    private let commit: any CommitPipeline<State, Action>
     private let admits: @Sendable (Action) -> Rejection?
     private let log: @Sendable (String) -> Void
 
@@ -28,6 +34,8 @@ public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codabl
     public init(
         state: State,
         revision: UInt64 = 0,
+        ledger: ClientLedger = ClientLedger(),
+        commit: any CommitPipeline<State, Action> = ImmediateCommit(),
         reducer: Reducer<State, Action, Environment>,
         environment: Environment,
         time: any TimeSource = SystemTime(),
@@ -39,15 +47,16 @@ public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codabl
     ) {
         let registry = SessionRegistry<State, Action>(log: log)
         self.registry = registry
+        self.commit = commit
         self.instanceID = instanceID
         self.handshakeTimeout = handshakeTimeout
         self.admits = admits
         self.log = log
         store = Store(
-            state: state, revision: revision, reducer: reducer, environment: environment, time: time,
+            state: state, revision: revision, ledger: ledger, reducer: reducer, environment: environment, time: time,
             wantsPrevious: { trace || registry.hasReceivers },
             observe: { event in
-                Self.observe(event, registry: registry, trace: trace, log: log)
+                Self.observe(event, registry: registry, commit: commit, trace: trace, log: log)
             })
     }
 
@@ -96,14 +105,16 @@ public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codabl
             return
         }
         let number = await attach(session, hello: hello)
+        let registry = self.registry
         loop: while let input = await session.inbound.receive() {
             // A client let go for falling behind may still have actions in flight: drop them.
-            guard registry.contains(number) else { break }
+            guard !registry.isLetGo(number) else { break }
             switch input {
             case let .message(.action(request)):
                 await apply(request, from: number, client: hello.client)
             case let .invalidAction(invalid):
-                registry.reply(.reject(Reject(seq: invalid.seq, code: Rejection.invalidAction(invalid.reason).code, message: invalid.reason)), to: number)
+                let reject = Reject(seq: invalid.seq, code: Rejection.invalidAction(invalid.reason).code, message: invalid.reason)
+                commit.then { registry.reply(.reject(reject), to: number) }
             case .message(.hello):
                 session.outbox.finish(with: .error(ErrorMessage(.unexpectedMessage, "hello was already sent on this connection")))
                 break loop
@@ -111,22 +122,29 @@ public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codabl
                 break loop
             }
         }
-        if registry.remove(number) != nil, hello.role.receivesRenditions {
-            log("detached \(hello.role.rawValue) '\(hello.name)' (client \(hello.client))")
+        let log = self.log
+        commit.then {
+            if registry.remove(number) != nil, hello.role.receivesRenditions {
+                log("detached \(hello.role.rawValue) '\(hello.name)' (client \(hello.client))")
+            }
+            session.outbox.finish()
         }
-        session.outbox.finish()
     }
 
-    /// Registers the client and queues its welcome inside the store, so that the welcome's
-    /// revision is followed by exactly the renditions after it.
+    /// Takes the state inside the store and queues the welcome behind every transition handed
+    /// to the pipeline so far: the client is registered and welcomed once the welcome's revision
+    /// is committed, and then receives exactly the renditions after it.
     private func attach(_ session: CoreSession<State, Action>, hello: Hello) async -> Int {
         let registry = self.registry
         let instanceID = self.instanceID
-        let number = await store.read { revision, state in
-            let number = registry.add(session, hello: hello)
-            let welcome = Welcome(core: instanceID, pid: getpid(), shells: registry.shellCount, revision: revision, snapshot: state)
-            session.outbox.send(.welcome(welcome))
-            return number
+        let commit = self.commit
+        let number = registry.reserve()
+        await store.read { revision, state in
+            commit.then {
+                registry.add(number, session, hello: hello)
+                let welcome = Welcome(core: instanceID, pid: getpid(), shells: registry.shellCount, revision: revision, snapshot: state)
+                session.outbox.send(.welcome(welcome))
+            }
         }
         if hello.role.receivesRenditions {
             log("attached \(hello.role.rawValue) '\(hello.name)' (client \(hello.client), \(session.peer))")
@@ -134,39 +152,41 @@ public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codabl
         return number
     }
 
+    /// Applies a client's action (at most once per (client, seq)) and queues its answer behind
+    /// the transition, so the ack goes out once the action is committed.
     private func apply(_ request: ActionRequest<Action>, from number: Int, client: String) async {
+        let registry = self.registry
+        let answer: ServerMessage<State>
         if let refusal = admits(request.action) {
-            registry.reply(.reject(Reject(seq: request.seq, code: refusal.code, message: refusal.message)), to: number)
-            return
+            answer = .reject(Reject(seq: request.seq, code: refusal.code, message: refusal.message))
+        } else {
+            switch await store.send(request.action, from: .client(id: client, seq: request.seq)) {
+            case let .applied(revision, _), let .duplicate(revision):
+                answer = .ack(Ack(seq: request.seq, revision: revision))
+            case let .rejected(rejection):
+                answer = .reject(Reject(seq: request.seq, code: rejection.code, message: rejection.message))
+            }
         }
-        switch await store.send(request.action, from: .outside("client \(client)")) {
-        case let .applied(revision, _):
-            registry.reply(.ack(Ack(seq: request.seq, revision: revision)), to: number)
-        case let .rejected(rejection):
-            registry.reply(.reject(Reject(seq: request.seq, code: rejection.code, message: rejection.message)), to: number)
-        }
+        commit.then { registry.reply(answer, to: number) }
     }
 
-    /// The store's observer: runs inside the store, once per action, in revision order.
+    /// The store's observer: runs inside the store, once per action, in revision order. It hands
+    /// the transition to the pipeline; the rendition is made and sent once it is committed.
     private static func observe(
         _ event: StoreEvent<State, Action>, registry: SessionRegistry<State, Action>,
-        trace: Bool, log: @Sendable (String) -> Void
+        commit: any CommitPipeline<State, Action>, trace: Bool, log: @escaping @Sendable (String) -> Void
     ) {
         switch event {
-        case let .applied(action, origin, revision, previous, state):
+        case let .applied(transition):
             if trace {
-                log(TraceLine.applied(action: action, origin: origin, revision: revision, previous: previous, state: state))
+                log(TraceLine.applied(
+                    action: transition.action, origin: transition.origin, revision: transition.revision,
+                    previous: transition.previous, state: transition.state))
             }
-            guard let previous, registry.hasReceivers else { return }
-            let snapshot = Rendition(revision: revision, content: .snapshot(state))
-            let rendition: Rendition<State>
-            do {
-                rendition = Rendition(revision: revision, content: .patch(try state.patch(from: previous)))
-            } catch {
-                log("could not diff revision \(revision) (\(error)); sending a snapshot")
-                rendition = snapshot
+            commit.commit(transition) {
+                guard registry.hasReceivers else { return }
+                broadcast(transition, to: registry, log: log)
             }
-            registry.broadcast(rendition, snapshot: snapshot)
         case let .rejected(action, origin, rejection):
             if trace {
                 log(TraceLine.rejected(action: action, origin: origin, rejection: rejection))
@@ -174,5 +194,23 @@ public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codabl
                 log("an effect's action was rejected: \(rejection.message) (\(rejection.code))")
             }
         }
+    }
+
+    /// Tells every shell and watcher about a committed transition: a patch from the previous
+    /// state, or the whole state when the previous one was not kept (no one was listening then).
+    private static func broadcast(_ transition: Transition<State, Action>, to registry: SessionRegistry<State, Action>, log: @Sendable (String) -> Void) {
+        let snapshot = Rendition(revision: transition.revision, content: .snapshot(transition.state))
+        guard let previous = transition.previous else {
+            registry.broadcast(snapshot, snapshot: snapshot)
+            return
+        }
+        let rendition: Rendition<State>
+        do {
+            rendition = Rendition(revision: transition.revision, content: .patch(try transition.state.patch(from: previous)))
+        } catch {
+            log("could not diff revision \(transition.revision) (\(error)); sending a snapshot")
+            rendition = snapshot
+        }
+        registry.broadcast(rendition, snapshot: snapshot)
     }
 }

@@ -10,6 +10,7 @@ final class SessionRegistry<State: Codable & Sendable, Action: Codable & Sendabl
     }
 
     private let entries = Mutex<[Int: Entry]>([:])
+    private let lettingGo = Mutex<Set<Int>>([])
     private let nextNumber = Atomic<Int>(1)
     private let log: @Sendable (String) -> Void
 
@@ -17,19 +18,25 @@ final class SessionRegistry<State: Codable & Sendable, Action: Codable & Sendabl
         self.log = log
     }
 
-    func add(_ session: CoreSession<State, Action>, hello: Hello) -> Int {
-        let number = nextNumber.wrappingAdd(1, ordering: .relaxed).oldValue
+    /// A number for a new session, before it is welcomed.
+    func reserve() -> Int {
+        nextNumber.wrappingAdd(1, ordering: .relaxed).oldValue
+    }
+
+    /// Adds a welcomed session: from now on it receives renditions and replies.
+    func add(_ number: Int, _ session: CoreSession<State, Action>, hello: Hello) {
         entries.withLock { $0[number] = Entry(hello: hello, session: session) }
-        return number
+    }
+
+    /// Whether the session was let go for falling behind.
+    func isLetGo(_ number: Int) -> Bool {
+        lettingGo.withLock { $0.contains(number) }
     }
 
     @discardableResult
     func remove(_ number: Int) -> Entry? {
-        entries.withLock { $0.removeValue(forKey: number) }
-    }
-
-    func contains(_ number: Int) -> Bool {
-        entries.withLock { $0[number] != nil }
+        lettingGo.withLock { _ = $0.remove(number) }
+        return entries.withLock { $0.removeValue(forKey: number) }
     }
 
     /// Clients that receive renditions (shells and watchers).
@@ -72,7 +79,8 @@ final class SessionRegistry<State: Codable & Sendable, Action: Codable & Sendabl
     /// Forgets a client that fell too far behind. Its outbox now holds only a `too_slow` error;
     /// it gets a moment to read it before the connection is cut.
     func letGo(_ number: Int) {
-        guard let entry = remove(number) else { return }
+        guard let entry = entries.withLock({ $0.removeValue(forKey: number) }) else { return }
+        lettingGo.withLock { _ = $0.insert(number) }
         log("disconnecting \(entry.hello.role.rawValue) '\(entry.hello.name)' (client \(entry.hello.client)): it fell too far behind")
         let session = entry.session
         Task {

@@ -1,14 +1,18 @@
+import FoundationEssentials
 import Wire
 
 /// Where an action came from.
 public enum ActionOrigin: Sendable, Equatable, CustomStringConvertible {
-    /// From outside the store, e.g. a client (named, when known).
+    /// From a client, with its id and the action's sequence number: applied at most once.
+    case client(id: String, seq: UInt64)
+    /// From outside the store otherwise (named, when known).
     case outside(String?)
     /// From an effect the store ran.
     case effect
 
     public var description: String {
         switch self {
+        case let .client(id, seq): return "client \(id) #\(seq)"
         case let .outside(name?): return name
         case .outside(nil): return "outside"
         case .effect: return "effect"
@@ -16,11 +20,25 @@ public enum ActionOrigin: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// One applied action, as the store's observer sees it: everything a journal needs to record
+/// it and a broadcaster needs to describe it.
+public struct Transition<State: Sendable, Action: Sendable>: Sendable {
+    public let action: Action
+    public let origin: ActionOrigin
+    public let revision: UInt64
+    /// The moment the reducer saw as "now" (recorded, so that a replay sees it again).
+    public let at: Date
+    /// The state before, when the observer asked for it.
+    public let previous: State?
+    public let state: State
+    /// The client ledger after this action.
+    public let ledger: ClientLedger
+}
+
 /// What happened in a store, told to its observer as it happens, inside the store.
 public enum StoreEvent<State: Sendable, Action: Sendable>: Sendable {
-    /// An action was applied and produced `revision`. `previous` is the state before it, when
-    /// the observer asked for it.
-    case applied(action: Action, origin: ActionOrigin, revision: UInt64, previous: State?, state: State)
+    /// An action was applied.
+    case applied(Transition<State, Action>)
     /// An action was refused; the state did not change.
     case rejected(action: Action, origin: ActionOrigin, rejection: Rejection)
 }
@@ -29,7 +47,18 @@ public enum StoreEvent<State: Sendable, Action: Sendable>: Sendable {
 public enum Sent: Sendable {
     /// Applied; its revision, and a handle on the effects it started.
     case applied(revision: UInt64, effects: EffectHandle)
+    /// This client's action with this sequence number was applied before, as `revision`; it was
+    /// not applied again.
+    case duplicate(revision: UInt64)
     case rejected(Rejection)
+}
+
+/// An environment whose "now" the store can set for each action: reducers read the time from
+/// it, the store records that moment with the action, and a replay sets it again, so the
+/// replayed state is exactly the original. (Effects keep the live clock.)
+public protocol ActionTimedEnvironment: Sendable {
+    /// This environment with `moment` as the reducers' "now".
+    func applying(at moment: Date) -> Self
 }
 
 /// The single writer: an actor that owns the state, applies actions one at a time with a
@@ -45,6 +74,8 @@ public actor Store<State: Sendable, Action: Sendable, Environment: Sendable> {
 
     public private(set) var state: State
     public private(set) var revision: UInt64
+    public private(set) var ledger: ClientLedger
+    private let time: any TimeSource
     private let reducer: Reducer<State, Action, Environment>
     private let environment: Environment
     private let observe: Observer
@@ -56,6 +87,7 @@ public actor Store<State: Sendable, Action: Sendable, Environment: Sendable> {
     public init(
         state: State,
         revision: UInt64 = 0,
+        ledger: ClientLedger = ClientLedger(),
         reducer: Reducer<State, Action, Environment>,
         environment: Environment,
         time: any TimeSource = SystemTime(),
@@ -64,6 +96,8 @@ public actor Store<State: Sendable, Action: Sendable, Environment: Sendable> {
     ) {
         self.state = state
         self.revision = revision
+        self.ledger = ledger
+        self.time = time
         self.reducer = reducer
         self.environment = environment
         self.observe = observe
@@ -112,13 +146,26 @@ public actor Store<State: Sendable, Action: Sendable, Environment: Sendable> {
 
     @discardableResult
     private func apply(_ action: Action, from origin: ActionOrigin) -> Sent {
+        if case let .client(id, seq) = origin {
+            switch ledger.verdict(client: id, seq: seq) {
+            case .new:
+                break
+            case let .applied(revision):
+                return .duplicate(revision: revision)
+            case .forgotten:
+                return .rejected(Rejection(
+                    code: "stale_sequence",
+                    message: "action #\(seq) of this client is older than the core remembers; it may have been applied: check the state before sending it again"))
+            }
+        }
         var previous: State? = wantsPrevious() ? state : nil
         #if DEBUG
         previous = previous ?? state
         #endif
+        let moment = time.now
         let effect: Effect<Action>
         do {
-            effect = try reducer(&state, action, environment)
+            effect = try reducer(&state, action, Self.environment(environment, at: moment))
         } catch {
             if let previous, !Self.unchanged(state, previous) {
                 assertionFailure("a reducer changed the state, then rejected \(action): \(error)")
@@ -128,7 +175,10 @@ public actor Store<State: Sendable, Action: Sendable, Environment: Sendable> {
             return .rejected(error)
         }
         revision += 1
-        observe(.applied(action: action, origin: origin, revision: revision, previous: previous, state: state))
+        if case let .client(id, seq) = origin {
+            ledger.record(client: id, seq: seq, revision: revision)
+        }
+        observe(.applied(Transition(action: action, origin: origin, revision: revision, at: moment, previous: previous, state: state, ledger: ledger)))
         let applied = revision
         return .applied(revision: applied, effects: run(effect))
     }
@@ -148,6 +198,12 @@ public actor Store<State: Sendable, Action: Sendable, Environment: Sendable> {
             }
         }
         return EffectHandle(tasks: tasks)
+    }
+
+    /// `environment` with `moment` as its "now", when it takes one.
+    public static func environment(_ environment: Environment, at moment: Date) -> Environment {
+        guard let timed = environment as? any ActionTimedEnvironment else { return environment }
+        return (timed.applying(at: moment) as? Environment) ?? environment
     }
 
     private static func unchanged(_ state: State, _ previous: State) -> Bool {

@@ -2,7 +2,8 @@ import Glibc
 
 /// An exclusive lock beside the socket (`PATH.lock`), held by whoever serves the socket, with
 /// that process's pid written in it. It tells a live owner from a stale socket file left by a
-/// dead one, and keeps two processes from fighting over one path.
+/// dead one, and keeps two processes from fighting over one path. The same kind of lock keeps
+/// two cores out of one state directory.
 public final class SocketLock: Sendable {
     public let path: String
     private let fd: Int32
@@ -34,14 +35,18 @@ public final class SocketLock: Sendable {
 
     /// Takes the lock for `socketPath` without waiting, and writes this process's pid in it.
     public static func acquire(for socketPath: String) throws(Failure) -> SocketLock {
-        let path = lockPath(for: socketPath)
+        try acquire(path: lockPath(for: socketPath))
+    }
+
+    /// Takes the lock file at `path` (any path, e.g. a state directory's) without waiting.
+    public static func acquire(path: String) throws(Failure) -> SocketLock {
         while true {
             let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
             guard fd >= 0 else { throw .system(SystemError("open \(path)")) }
             if flock(fd, LOCK_EX | LOCK_NB) != 0 {
                 let code = errno
                 close(fd)
-                if code == EWOULDBLOCK { throw .held(path: path, pid: holder(of: socketPath)) }
+                if code == EWOULDBLOCK { throw .held(path: path, pid: holder(path: path)) }
                 throw .system(SystemError("flock \(path)", code: code))
             }
             // The file may have been removed (and re-created) by its previous owner between our
@@ -62,7 +67,11 @@ public final class SocketLock: Sendable {
 
     /// The pid written in the lock of `socketPath` while the lock is held; nil when nobody holds it.
     public static func holder(of socketPath: String) -> pid_t? {
-        let path = lockPath(for: socketPath)
+        holder(path: lockPath(for: socketPath))
+    }
+
+    /// The pid written in the lock file at `path` while it is held; nil when nobody holds it.
+    public static func holder(path: String) -> pid_t? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

@@ -7,7 +7,9 @@ import Wire
 ///
 /// It works on the whole app state, because it crosses features: it checks and credits to-do
 /// items, and ends the focus when its item is removed. The deadline lives in the state, so a
-/// core that restarts can resume the ticking (``TimerAction/resume``).
+/// core that restarts can resume the ticking (``TimerAction/resume``). The reducer reads the
+/// time from `environment.now` (the moment the store applies the action at, which the journal
+/// records), and its tick effect from the live `environment.time`.
 enum TimerReducer {
     /// The id of the ticking effect: a new start replaces the running one, stop cancels it.
     static let ticking: EffectID = "focus-timer"
@@ -39,7 +41,7 @@ enum TimerReducer {
             guard (1 ... maximumSeconds).contains(seconds) else {
                 throw Rejection(code: TimerRejectCode.badDuration, message: "a focus lasts from 1 to \(maximumSeconds) seconds, not \(seconds)")
             }
-            let deadline = environment.time.now.timeIntervalSince1970 + Double(seconds)
+            let deadline = environment.now.timeIntervalSince1970 + Double(seconds)
             state.timer = TimerState(item: id, running: true, remaining: seconds, deadline: deadline)
             return tick(until: deadline, environment)
         case .stop:
@@ -62,7 +64,7 @@ enum TimerReducer {
             return complete(&state, environment)
         case .resume:
             guard state.timer.running, let deadline = state.timer.deadline else { return .none }
-            let now = environment.time.now.timeIntervalSince1970
+            let now = environment.now.timeIntervalSince1970
             guard secondsLeft(until: deadline, at: now) > 0 else { return complete(&state, environment) }
             state.timer.remaining = secondsLeft(until: deadline, at: now)
             return tick(until: deadline, environment)

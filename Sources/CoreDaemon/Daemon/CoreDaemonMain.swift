@@ -23,14 +23,57 @@ enum CoreDaemonMain {
             return
         }
         let log: @Sendable (String) -> Void = { LogLine.write(program, $0) }
-        let path = SocketPath.resolve(option: options.socket, environment: ProcessEnvironment.current)
+        let environmentVariables = ProcessEnvironment.current
+        let stateDirectory = StateDirectory.resolve(option: options.stateDirectory, environment: environmentVariables)
+        if options.check {
+            let (report, healthy) = StateDirectoryTool.check(StateFiles(directory: stateDirectory), state: AppState.self, action: AppAction.self)
+            await StandardStreams.out(report.joined(separator: "\n") + "\n")
+            exit(healthy ? 0 : ExitStatus.rejected.rawValue)
+        }
+        if options.repair {
+            let setup: StateDirectorySetup
+            do {
+                setup = try StateDirectorySetup.claim(stateDirectory)
+            } catch {
+                StandardStreams.fail(error, program: program)
+            }
+            do {
+                let done = try StateDirectoryTool.repair(setup.files, state: AppState.self, action: AppAction.self)
+                await StandardStreams.out(done.joined(separator: "\n") + "\n")
+                setup.lock.release()
+                exit(0)
+            } catch {
+                StandardStreams.fail(CommandFailure(.rejected, "cannot repair \(stateDirectory): \(error)"), program: program)
+            }
+        }
+        let path = SocketPath.resolve(option: options.socket, environment: environmentVariables)
         // Catch stop signals before the socket exists, so none can kill us with it left behind.
         let signals = Signals.stream([SIGINT, SIGTERM, SIGHUP])
 
         let binding: SocketBinding
-        do {
+        let setup: StateDirectorySetup
+        let recovered: (state: AppState, revision: UInt64, ledger: ClientLedger)
+        let journal: Journal<AppState, AppAction>
+        let notices = NoticeBoard()
+        let environment = AppEnvironment(notify: notices.post)
+        do throws(CommandFailure) {
             binding = try SocketBinding.claim(path, log: log)
+            do throws(CommandFailure) {
+                setup = try StateDirectorySetup.claim(stateDirectory)
+                recovered = try setup.recover(environment: environment, log: log)
+                do {
+                    journal = try Journal(
+                        files: setup.files, policy: options.fsync, nextRevision: recovered.revision + 1,
+                        snapshotThreshold: options.snapshotThreshold, log: log)
+                } catch {
+                    throw CommandFailure(.rejected, "cannot open the journal in \(stateDirectory): \(error)")
+                }
+            } catch {
+                binding.release()
+                throw error
+            }
         } catch {
+            await LogLine.flush()
             StandardStreams.fail(error, program: program)
         }
         var limits = SocketConnection.Limits.server
@@ -43,11 +86,13 @@ enum CoreDaemonMain {
             StandardStreams.fail(CommandFailure(.rejected, "cannot watch \(path): \(error)"), program: program)
         }
 
-        let notices = NoticeBoard()
         let core = CoreNode(
-            state: AppState(),
+            state: recovered.state,
+            revision: recovered.revision,
+            ledger: recovered.ledger,
+            commit: journal,
             reducer: AppReducer.reducer,
-            environment: AppEnvironment(notify: notices.post),
+            environment: environment,
             trace: options.trace,
             admits: AppReducer.admits,
             log: log)
@@ -56,18 +101,24 @@ enum CoreDaemonMain {
             await core.send(startup)
         }
         let server = SocketServer<AppState, AppAction>(listener: listener, log: log)
-        log("serving \(path) (protocol \(ProtocolVersion.current), core \(core.instanceID))")
+        log("serving \(path) at revision \(recovered.revision) (protocol \(ProtocolVersion.current), fsync \(options.fsync.rawValue), state in \(stateDirectory), core \(core.instanceID))")
 
         let stopper = Task {
             for await signal in signals {
                 log("received \(Signals.name(signal)); shutting down")
+                // Stop taking connections, commit what was applied (releasing its acks), then
+                // say bye to everyone.
+                listener.close()
+                await journal.flush()
                 await server.shutdown(reason: "the core is shutting down")
                 return
             }
         }
         await server.run { session in await core.serve(session) }
         stopper.cancel()
+        await journal.close()
         binding.release()
+        setup.lock.release()
         let final = await core.current
         log("stopped at revision \(final.revision)")
         await LogLine.flush()

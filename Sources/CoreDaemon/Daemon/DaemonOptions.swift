@@ -4,8 +4,13 @@ import Wire
 /// `core-daemon`'s command line.
 struct DaemonOptions {
     var socket: String?
+    var stateDirectory: String?
+    var fsync = FsyncPolicy.always
+    var snapshotThreshold = 8 << 20
     var maximumFrameLength = Frame.defaultMaximumPayloadLength
     var trace = false
+    var check = false
+    var repair = false
     var showHelp = false
     var showVersion = false
 
@@ -14,22 +19,42 @@ struct DaemonOptions {
     static let help = """
     core-daemon: the CAMA core. Owns the to-do app's state and serves shells on a Unix socket.
 
-    Usage: core-daemon [--socket PATH] [--max-frame BYTES] [--trace]
+    Usage: core-daemon [--socket PATH] [--state-dir DIR] [--fsync always|batch|never]
+                       [--snapshot-every BYTES] [--max-frame BYTES] [--trace]
+           core-daemon --check [--state-dir DIR]
+           core-daemon --repair [--state-dir DIR]
 
     Options:
       --socket PATH      the socket to serve (else $CAMA_SOCKET, else
                          $XDG_RUNTIME_DIR/cama/core.sock, else /tmp/cama-$UID/core.sock);
                          its directory is created 0700 and must not be open to others
+      --state-dir DIR    where the journal and snapshots live (else $CAMA_STATE_DIR, else
+                         $XDG_STATE_HOME/cama, else ~/.local/state/cama); one core per directory
+      --fsync POLICY     when the journal is forced to disk, and so what an ack promises:
+                           always  ack once on disk; concurrent clients share one fsync (default)
+                           batch   sync at least every 100 ms: a machine crash loses <= 100 ms
+                           never   leave it to the OS: a machine crash may lose more
+                         every policy writes before acking, so a crash of the core loses nothing
+      --snapshot-every BYTES
+                         take a snapshot and start a new journal file when the current one
+                         passes this size (default 8388608)
       --max-frame BYTES  the largest frame accepted from a client (default 16777216)
       --trace            log every action, who sent it, and what it changed (old -> new)
+      --check            report what the state directory holds and whether it recovers;
+                         exit 1 if the journal is corrupt
+      --repair           truncate a damaged journal at its last good record (the core must be
+                         stopped); what follows the damage is lost
       -h, --help         show this help
       --version          show the version
 
-    The core runs in the foreground until SIGINT, SIGTERM or SIGHUP, then says bye to every
-    client and removes its socket. Usually cama-launch starts it; see 'cama-launch --help'.
+    At start the core loads the newest snapshot and replays the journal after it (running no
+    effects), so the state and its revision continue where they were; a record cut short by a
+    crash is dropped with a log line. It runs in the foreground until SIGINT, SIGTERM or SIGHUP,
+    then flushes the journal, says bye to every client and removes its socket. Usually
+    cama-launch starts it; see 'cama-launch --help'.
 
-    Exit status: 0 stopped cleanly · 1 refused to start (socket in use or unsafe, bind failed)
-    · 2 usage error
+    Exit status: 0 stopped cleanly (or --check found the state sound) · 1 refused to start
+    (socket or state directory in use or unsafe, journal corrupt) · 2 usage error
     """
 
     static func parse(_ arguments: [String]) throws(CommandFailure) -> DaemonOptions {
@@ -43,6 +68,20 @@ struct DaemonOptions {
                 options.maximumFrameLength = try cursor.number(for: "--max-frame", in: 1024 ... Frame.absoluteMaximumPayloadLength)
             case .option("--trace"):
                 options.trace = true
+            case .option("--state-dir"):
+                options.stateDirectory = try cursor.value(for: "--state-dir")
+            case .option("--fsync"):
+                let value = try cursor.value(for: "--fsync")
+                guard let policy = FsyncPolicy(rawValue: value) else {
+                    throw .usage("--fsync takes always, batch or never, not '\(value)'", program: program)
+                }
+                options.fsync = policy
+            case .option("--snapshot-every"):
+                options.snapshotThreshold = try cursor.number(for: "--snapshot-every", in: 1024 ... 1 << 40)
+            case .option("--check"):
+                options.check = true
+            case .option("--repair"):
+                options.repair = true
             case .option("-h"), .option("--help"):
                 options.showHelp = true
             case .option("--version"):
@@ -52,6 +91,9 @@ struct DaemonOptions {
             case let .operand(operand):
                 throw cursor.unexpected(operand)
             }
+        }
+        if options.check, options.repair {
+            throw .usage("choose one of --check and --repair", program: program)
         }
         return options
     }

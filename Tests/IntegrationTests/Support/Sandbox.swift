@@ -20,6 +20,9 @@ final class Sandbox: Sendable {
     /// The default socket of this sandbox.
     var socket: String { directory + "/core.sock" }
 
+    /// The state directory its cores use (through $CAMA_STATE_DIR).
+    var stateDirectory: String { directory + "/state" }
+
     /// Starts a binary with its stdin from `input` (or /dev/null) and its stdout and stderr in files.
     func start(_ binary: Binary, _ arguments: [String], input: String? = nil, environment: [String: String]? = nil) throws -> Started {
         let number = counter.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -34,8 +37,13 @@ final class Sandbox: Sendable {
             close(stdout)
             close(stderr)
         }
+        // Every process of this sandbox keeps its state here unless told otherwise, never in
+        // the real home directory, and never shared with another test.
+        var variables = ProcessEnvironment.current
+        variables["CAMA_STATE_DIR"] = stateDirectory
+        for (name, value) in environment ?? [:] { variables[name] = value }
         let process = try ChildProcess.spawn(
-            binary.path, arguments: arguments, environment: environment,
+            binary.path, arguments: arguments, environment: variables,
             standardInput: stdin, standardOutput: stdout, standardError: stderr)
         started.withLock { $0.append(process) }
         return Started(process: process, outputPath: base + ".out", errorPath: base + ".err")

@@ -1,0 +1,89 @@
+import Glibc
+
+/// Blocking file operations for durability. They are called from threads of their own (the
+/// journal's, the snapshot writer's) or at startup, never from the cooperative pool while
+/// serving.
+public enum FileIO {
+    /// The whole content of a file.
+    public static func read(_ path: String) throws(SystemError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemError("open \(path)") }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("read \(path)")
+            }
+            if count == 0 { return bytes }
+            bytes += chunk[0 ..< count]
+        }
+    }
+
+    /// Writes all of `bytes` to `fd`.
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8], what: String) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("write \(what)")
+            }
+            offset += written
+        }
+    }
+
+    /// Flushes a file's data to disk.
+    public static func sync(_ fd: Int32, what: String) throws(SystemError) {
+        guard fdatasync(fd) == 0 else { throw SystemError("fdatasync \(what)") }
+    }
+
+    /// Makes a directory's entries (new, renamed, removed files) durable.
+    public static func syncDirectory(_ path: String) throws(SystemError) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemError("open \(path)") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw SystemError("fsync \(path)") }
+    }
+
+    /// Replaces `path` with `bytes` so that a crash leaves either the old file or the new one,
+    /// never a mix: write a temporary file, sync it, rename it over, sync the directory.
+    public static func writeAtomically(_ path: String, _ bytes: [UInt8]) throws(SystemError) {
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SystemError("open \(temporary)") }
+        do {
+            try writeAll(fd, bytes, what: temporary)
+            try sync(fd, what: temporary)
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            let error = SystemError("rename \(temporary)")
+            unlink(temporary)
+            throw error
+        }
+        try syncDirectory(SocketPath.directory(of: path))
+    }
+
+    /// Cuts a file down to `length` bytes, durably.
+    public static func truncate(_ path: String, to length: Int) throws(SystemError) {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemError("open \(path)") }
+        defer { close(fd) }
+        guard ftruncate(fd, off_t(length)) == 0 else { throw SystemError("truncate \(path)") }
+        try sync(fd, what: path)
+    }
+
+    /// The size of a file, or nil if it does not exist.
+    public static func size(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+}

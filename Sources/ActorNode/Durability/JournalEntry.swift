@@ -1,0 +1,61 @@
+import FoundationEssentials
+import Wire
+
+/// One applied action as the journal keeps it: its revision, the moment its reducer saw as
+/// "now", the client and sequence number it came with (for exactly-once), and the action.
+///
+/// JSON: `{"revision":12,"at":1767225600.125,"client":"…","seq":5,"action":{"add":{"text":"x"}}}`
+/// (`client` and `seq` are absent for the core's own actions).
+public struct JournalEntry<Action: Codable & Sendable>: Codable, Sendable {
+    public var revision: UInt64
+    /// Seconds since 1970.
+    public var at: Double
+    public var client: String?
+    public var seq: UInt64?
+    public var action: Action
+
+    public init(revision: UInt64, at: Double, client: String?, seq: UInt64?, action: Action) {
+        self.revision = revision
+        self.at = at
+        self.client = client
+        self.seq = seq
+        self.action = action
+    }
+
+    /// The entry for a transition of a store.
+    public init<State>(_ transition: Transition<State, Action>) {
+        revision = transition.revision
+        at = transition.at.timeIntervalSince1970
+        if case let .client(id, seq) = transition.origin {
+            client = id
+            self.seq = seq
+        }
+        action = transition.action
+    }
+}
+
+extension JournalEntry: Equatable where Action: Equatable {}
+
+/// A snapshot: the state at a revision and the client ledger, so that recovery can start from
+/// it and replay only the journal after it.
+///
+/// JSON: `{"format":1,"revision":1200,"at":…,"state":{…},"ledger":{…}}`.
+public struct SnapshotContent<State: Codable & Sendable>: Codable, Sendable {
+    /// The version of this layout.
+    public var format: Int
+    public var revision: UInt64
+    /// When the snapshot was taken (seconds since 1970), for people.
+    public var at: Double
+    public var state: State
+    public var ledger: ClientLedger
+
+    public static var currentFormat: Int { 1 }
+
+    public init(revision: UInt64, at: Double, state: State, ledger: ClientLedger) {
+        format = Self.currentFormat
+        self.revision = revision
+        self.at = at
+        self.state = state
+        self.ledger = ledger
+    }
+}

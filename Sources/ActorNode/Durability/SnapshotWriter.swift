@@ -1,0 +1,76 @@
+import Glibc
+import Synchronization
+import Wire
+
+/// Writes snapshots on a thread of its own, one at a time, then removes what they make
+/// unnecessary: older snapshots, and journal segments that hold only revisions the snapshot
+/// covers.
+final class SnapshotWriter<State: Codable & Sendable>: Sendable {
+    private let files: StateFiles
+    private let log: @Sendable (String) -> Void
+    private let busy = Mutex<[CheckedContinuation<Void, Never>]?>(nil)
+
+    init(files: StateFiles, log: @escaping @Sendable (String) -> Void) {
+        self.files = files
+        self.log = log
+    }
+
+    /// Whether a snapshot is being written.
+    var isBusy: Bool { busy.withLock { $0 != nil } }
+
+    /// Starts writing `snapshot` (ignored if one is being written already).
+    func write(_ snapshot: SnapshotContent<State>) {
+        let started = busy.withLock { waiters -> Bool in
+            guard waiters == nil else { return false }
+            waiters = []
+            return true
+        }
+        guard started else { return }
+        SystemThread.detach(name: "cama-snapshot") { [self] in
+            do {
+                let bytes = DurableRecord.encode(try WireJSON.encode(snapshot))
+                try FileIO.writeAtomically(files.path(StateFiles.snapshotName(at: snapshot.revision)), bytes)
+                removeCovered(by: snapshot.revision)
+                log("snapshot at revision \(snapshot.revision) written (\(bytes.count) bytes)")
+            } catch {
+                log("could not write the snapshot at revision \(snapshot.revision) (\(error)); the journal keeps everything meanwhile")
+            }
+            let waiters = busy.withLock { waiters in
+                defer { waiters = nil }
+                return waiters ?? []
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    /// Returns once no snapshot is being written.
+    func idle() async {
+        await withCheckedContinuation { continuation in
+            let running = busy.withLock { waiters -> Bool in
+                guard waiters != nil else { return false }
+                waiters!.append(continuation)
+                return true
+            }
+            if !running { continuation.resume() }
+        }
+    }
+
+    private func removeCovered(by revision: UInt64) {
+        var removed = false
+        for snapshot in files.snapshots() where snapshot.revision < revision {
+            removed = unlinkFile(snapshot.path) || removed
+        }
+        // A segment is covered when the next one starts at or before revision + 1.
+        let segments = files.journals()
+        for (index, segment) in segments.enumerated() where index + 1 < segments.count && segments[index + 1].revision <= revision + 1 {
+            removed = unlinkFile(segment.path) || removed
+        }
+        if removed {
+            try? FileIO.syncDirectory(files.directory)
+        }
+    }
+
+    private func unlinkFile(_ path: String) -> Bool {
+        unlink(path) == 0
+    }
+}

@@ -1,0 +1,55 @@
+import ActorNode
+import Wire
+
+/// The core's claim on its state directory: created 0700, locked so that one core at a time
+/// writes it, and recovered into the state to start from.
+struct StateDirectorySetup {
+    let files: StateFiles
+    let lock: SocketLock
+
+    /// The lock file of a state directory.
+    static func lockPath(_ directory: String) -> String { directory + "/core.lock" }
+
+    /// Creates and locks the directory.
+    static func claim(_ directory: String) throws(CommandFailure) -> StateDirectorySetup {
+        do {
+            try StateDirectory.create(directory)
+        } catch {
+            throw CommandFailure(.rejected, "cannot create the state directory: \(error); choose another with --state-dir")
+        }
+        do {
+            let lock = try SocketLock.acquire(path: lockPath(directory))
+            return StateDirectorySetup(files: StateFiles(directory: directory), lock: lock)
+        } catch {
+            if case let .held(_, pid) = error {
+                let owner = pid.map { " (pid \($0))" } ?? ""
+                throw CommandFailure(.rejected, "another core uses the state directory \(directory)\(owner); stop it first, or choose another --state-dir")
+            }
+            throw CommandFailure(.rejected, "cannot lock the state directory \(directory): \(error)")
+        }
+    }
+
+    /// Loads the snapshot and journal, drops a torn last record, and replays to the state the
+    /// core starts from.
+    func recover(environment: AppEnvironment, log: (String) -> Void) throws(CommandFailure) -> (state: AppState, revision: UInt64, ledger: ClientLedger) {
+        do {
+            let recovered = try Recovery.load(files, state: AppState.self, action: AppAction.self)
+            for note in recovered.notes { log(note) }
+            if let torn = recovered.tornTail {
+                try FileIO.truncate(files.path(torn.file), to: torn.offset)
+                log("dropped a torn record at \(torn.file) offset \(torn.offset) (\(torn.bytes) bytes): a write a crash interrupted, never acknowledged")
+            }
+            let result = try recovered.replay(initial: AppState(), reducer: AppReducer.reducer, environment: environment)
+            let source = recovered.snapshotFile.map { "\($0) and " } ?? ""
+            log("recovered revision \(result.revision) from \(source)\(recovered.entries.count) journal records")
+            return result
+        } catch let failure as RecoveryFailure {
+            let advice = failure.repairable
+                ? "'core-daemon --check' shows the damage; 'core-daemon --repair' truncates the journal there"
+                : "see 'core-daemon --check'"
+            throw CommandFailure(.rejected, "cannot recover the state from \(files.directory): \(failure); \(advice)")
+        } catch {
+            throw CommandFailure(.rejected, "cannot recover the state from \(files.directory): \(error)")
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Testing
+@testable import ActorNode
+
+@Suite("Durable records")
+struct DurableRecordTests {
+    @Test("CRC-32C matches the standard check value")
+    func checksum() {
+        #expect(CRC32C.checksum(Array("123456789".utf8)) == 0xE306_9283)
+        #expect(CRC32C.checksum([]) == 0)
+    }
+
+    @Test("a record is length, checksum, payload; scanning finds each in turn")
+    func scanning() {
+        let bytes = DurableRecord.encode(Array("first".utf8)) + DurableRecord.encode(Array("second".utf8))
+        guard case let .record(first, next) = DurableRecord.scan(bytes, at: 0) else { Issue.record("no first record"); return }
+        #expect(Array(first) == Array("first".utf8))
+        guard case let .record(second, end) = DurableRecord.scan(bytes, at: next) else { Issue.record("no second record"); return }
+        #expect(Array(second) == Array("second".utf8))
+        #expect(DurableRecord.scan(bytes, at: end) == .end)
+    }
+
+    @Test("a record cut short is truncated; a flipped bit is corrupt")
+    func damage() {
+        let record = DurableRecord.encode(Array("payload".utf8))
+        #expect(DurableRecord.scan(Array(record.prefix(5)), at: 0) == .truncated(available: 5, needed: 8))
+        #expect(DurableRecord.scan(Array(record.dropLast(2)), at: 0) == .truncated(available: record.count - 2, needed: record.count))
+        var flipped = record
+        flipped[10] ^= 0x01
+        #expect(DurableRecord.scan(flipped, at: 0) == .corrupt("checksum mismatch"))
+        #expect(DurableRecord.scan([0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0], at: 0) != .end)
+    }
+}
+
+@Suite("Client ledger")
+struct ClientLedgerTests {
+    @Test("a seen (client, seq) is answered with its revision; a new one is new")
+    func verdicts() {
+        var ledger = ClientLedger()
+        #expect(ledger.verdict(client: "a", seq: 1) == .new)
+        ledger.record(client: "a", seq: 1, revision: 10)
+        ledger.record(client: "a", seq: 2, revision: 12)
+        #expect(ledger.verdict(client: "a", seq: 1) == .applied(revision: 10))
+        #expect(ledger.verdict(client: "a", seq: 2) == .applied(revision: 12))
+        #expect(ledger.verdict(client: "a", seq: 3) == .new)
+        #expect(ledger.verdict(client: "b", seq: 1) == .new)
+    }
+
+    @Test("beyond its window, an old seq is reported as forgotten, not applied again")
+    func window() {
+        var ledger = ClientLedger()
+        for seq in UInt64(1) ... UInt64(ClientLedger.recentLimit + 10) {
+            ledger.record(client: "a", seq: seq, revision: seq)
+        }
+        #expect(ledger.verdict(client: "a", seq: 5) == .forgotten)
+        #expect(ledger.verdict(client: "a", seq: UInt64(ClientLedger.recentLimit + 10)) == .applied(revision: UInt64(ClientLedger.recentLimit + 10)))
+    }
+
+    @Test("the ledger remembers a bounded number of clients, forgetting the idlest")
+    func clientLimit() {
+        var ledger = ClientLedger()
+        for index in 0 ... ClientLedger.clientLimit {
+            ledger.record(client: "c\(index)", seq: 1, revision: UInt64(index + 1))
+        }
+        #expect(ledger.clients.count == ClientLedger.clientLimit)
+        #expect(ledger.clients["c0"] == nil)
+        #expect(ledger.verdict(client: "c\(ClientLedger.clientLimit)", seq: 1) != .new)
+    }
+}
+
+@Suite("Exactly once in the store")
+struct ExactlyOnceTests {
+    @Test("a resent (client, seq) is not applied again and gets its original revision")
+    func resend() async {
+        let store = Store(state: 0, reducer: probeReducer, environment: ProbeEnvironment(time: TestTime()))
+        guard case let .applied(first, _) = await store.send(.got(5), from: .client(id: "c", seq: 1)) else {
+            Issue.record("not applied")
+            return
+        }
+        await store.send(.got(1), from: .outside(nil))
+        guard case let .duplicate(revision) = await store.send(.got(5), from: .client(id: "c", seq: 1)) else {
+            Issue.record("a resend was applied again")
+            return
+        }
+        #expect(revision == first)
+        #expect(await store.current.state == 6)
+        #expect(await store.current.revision == 2)
+    }
+}
