@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "core-daemon", targets: ["CoreDaemon"]),
         .executable(name: "shell-client", targets: ["ShellClient"]),
         .executable(name: "cama-launch", targets: ["cama-launch"]),
+        .executable(name: "cama-bench", targets: ["cama-bench"]),
         .library(name: "Wire", targets: ["Wire"]),
         .library(name: "ActorNode", targets: ["ActorNode"]),
     ],
@@ -31,6 +32,8 @@ let package = Package(
         // `cama-launch`: Root. It depends on the other two executables only so that
         // `swift run cama-launch` builds them; it starts them as processes and imports neither.
         .executableTarget(name: "cama-launch", dependencies: ["Wire", "ActorNode", "CoreDaemon", "ShellClient"]),
+        // `cama-bench`: concurrent clients against a core, for scripts/bench-*.sh.
+        .executableTarget(name: "cama-bench", dependencies: ["Wire", "ActorNode"]),
 
         .testTarget(name: "WireTests", dependencies: ["Wire", "ActorNode"]),
         .testTarget(name: "ActorNodeTests", dependencies: ["ActorNode", "ActorNodeTesting", "Wire"]),
