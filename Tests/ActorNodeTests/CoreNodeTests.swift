@@ -171,6 +171,28 @@ struct CoreNodeTests {
         #expect(events.first?.0 == 100 && events.first?.1 == 100)
     }
 
+    @Test("a notice comes after the state it follows, even to a consumer that was not reading")
+    func noticeFollowsItsState() async throws {
+        let core = makeCore()
+        let shell = try await attach(core, role: .watcher)
+        let writer = try await attach(core, role: .script)
+        _ = try await writer.send(.add(3))
+        core.notify("three added")
+        _ = try await writer.send(.add(1))
+        var events: [String] = []
+        for await event in shell.events {
+            switch event {
+            case let .state(revision, _): events.append("state \(revision)")
+            case let .notice(text): events.append("notice \(text)")
+            case .ended: events.append("ended")
+            }
+            if events.count == 2 { break }
+        }
+        // The notice arrived after revision 1; the consumer gets the newest state it has (1 or
+        // 2, depending on timing), then the notice: never the notice first.
+        #expect(events.count == 2 && ["state 1", "state 2"].contains(events[0]) && events[1] == "notice three added", "\(events)")
+    }
+
     @Test("a shell that stops reading is sent the newest snapshot, not the backlog")
     func lagCoalescing() async throws {
         let core = makeCore()

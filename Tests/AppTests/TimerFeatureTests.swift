@@ -115,6 +115,21 @@ struct TimerFeatureTests {
         await store.finish()
     }
 
+    @Test("pick moves on: it avoids the item already in focus when there is another")
+    func pickMovesOn() async {
+        let store = makeStore(seed: 5)
+        let t0 = start
+        await store.send(.timer(.start(id: 1, seconds: 60))) {
+            $0.timer = TimerState(item: 1, running: true, remaining: 60, deadline: t0 + 60)
+        }
+        await store.send(.timer(.pick))
+        await store.receive(.timer(.start(id: 2, seconds: nil))) {
+            $0.timer = TimerState(item: 2, running: true, remaining: 1500, deadline: t0 + 1500)
+        }
+        await store.send(.timer(.stop)) { $0.timer = .idle }
+        await store.finish()
+    }
+
     @Test("nothing to pick, unknown items and odd lengths are rejected")
     func rejections() async {
         var allDone = twoItems

@@ -99,7 +99,7 @@ struct FeatureTests {
         try await send(sandbox, "toggle", "2")
         let rejected = try await sandbox.client("send", "pick")
         #expect(rejected.status == 1)
-        #expect(rejected.error == "shell-client: rejected: every item is done: there is nothing to pick (nothing_to_pick)\n")
+        #expect(rejected.error == "shell-client: rejected: no item is left to do, so there is nothing to pick (nothing_to_pick)\n")
     }
 
     @Test("clients cannot send the timer's own ticks")
@@ -119,12 +119,14 @@ struct FeatureTests {
         try await send(sandbox, "add", "traced")
         try await send(sandbox, "toggle", "1")
         try await send(sandbox, "toggle", "7", status: 1)
-        await eventually("the trace is written") { core.errorOutput.contains("trace rejected") }
+        try await send(sandbox, "--json", #"{"timer":{"tick":{"at":0}}}"#, status: 1)
+        await eventually("the trace is written") { core.errorOutput.contains("(internal_action)") }
         let log = core.errorOutput
         #expect(log.contains(#"trace r1 from client "#))
         #expect(log.contains(#"+ /todo/items/0: {"done":false,"id":1,"pomodoros":0,"text":"traced"}"#))
         #expect(log.contains("~ /todo/nextId: 1 -> 2"))
         #expect(log.contains("~ /todo/items/0/done: false -> true"))
         #expect(log.contains(#"{"toggle":{"id":7}}: no item with id 7 (unknown_item)"#))
+        #expect(log.contains(#"trace rejected from client "#) && log.contains(#"{"timer":{"tick":{"at":0}}}: this action is the core's own"#))
     }
 }

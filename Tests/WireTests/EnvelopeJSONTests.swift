@@ -64,6 +64,7 @@ struct EnvelopeJSONTests {
         #expect(throws: UnknownMessageType(name: "gossip")) {
             try decode(ServerMessage<AppState>.self, #"{"gossip":{"text":"hi"}}"#)
         }
+        #expect(throws: UnknownMessageType(name: "ping")) { try decode(ServerMessage<AppState>.self, #""ping""#) }
         #expect(throws: DecodingError.self) { try decode(ClientMessage<AppAction>.self, #"{"gossip":{}}"#) }
     }
 

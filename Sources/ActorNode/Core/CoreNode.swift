@@ -25,6 +25,7 @@ public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codabl
     private let registry: SessionRegistry<State, Action>
     private let commit: any CommitPipeline<State, Action>
     private let admits: @Sendable (Action) -> Rejection?
+    private let trace: Bool
     private let log: @Sendable (String) -> Void
 
     /// - Parameters:
@@ -48,6 +49,7 @@ public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codabl
         let registry = SessionRegistry<State, Action>(log: log)
         self.registry = registry
         self.commit = commit
+        self.trace = trace
         self.instanceID = instanceID
         self.handshakeTimeout = handshakeTimeout
         self.admits = admits
@@ -75,9 +77,11 @@ public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codabl
         await store.send(action, from: .outside("the core"))
     }
 
-    /// Tells every shell and watcher something that is not part of the state.
+    /// Tells every shell and watcher something that is not part of the state, after every
+    /// transition handed to the pipeline so far (so a notice follows the state it is about).
     public func notify(_ text: String) {
-        registry.broadcast(.notice(Notice(text: text)))
+        let registry = self.registry
+        commit.then { registry.broadcast(.notice(Notice(text: text))) }
     }
 
     /// Serves one client until it leaves: the hello, then its actions in order.
@@ -114,6 +118,9 @@ public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codabl
                 await apply(request, from: number, client: hello.client)
             case let .invalidAction(invalid):
                 let reject = Reject(seq: invalid.seq, code: Rejection.invalidAction(invalid.reason).code, message: invalid.reason)
+                if trace {
+                    log("trace refused from client \(hello.client) #\(invalid.seq): an action that does not decode: \(invalid.reason) (invalid_action)")
+                }
                 commit.then { registry.reply(.reject(reject), to: number) }
             case .message(.hello):
                 session.outbox.finish(with: .error(ErrorMessage(.unexpectedMessage, "hello was already sent on this connection")))
@@ -159,6 +166,9 @@ public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codabl
         let answer: ServerMessage<State>
         if let refusal = admits(request.action) {
             answer = .reject(Reject(seq: request.seq, code: refusal.code, message: refusal.message))
+            if trace {
+                log(TraceLine.rejected(action: request.action, origin: .client(id: client, seq: request.seq), rejection: refusal))
+            }
         } else {
             switch await store.send(request.action, from: .client(id: client, seq: request.seq)) {
             case let .applied(revision, _), let .duplicate(revision):

@@ -28,8 +28,9 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     private var opened = false
 
     private var deliveredRevision: UInt64?
-    /// Notices not yet handed to the consumer (the oldest are dropped past 100).
-    private var notices: [String] = []
+    /// Notices not yet handed to the consumer, each with the revision the link was at when it
+    /// arrived (the oldest are dropped past 100).
+    private var notices: [(text: String, after: UInt64)] = []
     private var endingDelivered = false
     private var eventWaiter: CheckedContinuation<Void, Never>?
 
@@ -128,13 +129,14 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
         end(.closed("this client closed the link"), own: true)
     }
 
-    /// The next event for the consumer of ``events``: a notice if one waits, else the newest
-    /// state if it is newer than the last one delivered, else the end, else nil once the end
-    /// has been delivered.
+    /// The next event for the consumer of ``events``: a notice whose state has been delivered,
+    /// else the newest state if it is newer than the last one delivered, else the end, else nil
+    /// once the end has been delivered. A notice never comes before the state it followed.
     public func nextEvent() async -> LinkEvent<State>? {
         while true {
-            if !notices.isEmpty {
-                return .notice(notices.removeFirst())
+            if let notice = notices.first, notice.after <= (deliveredRevision ?? 0) || !opened {
+                notices.removeFirst()
+                return .notice(notice.text)
             }
             if opened, deliveredRevision.map({ revision > $0 }) ?? true {
                 do {
@@ -188,7 +190,7 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
                     end(error)
                 }
             case let .notice(notice):
-                notices.append(notice.text)
+                notices.append((notice.text, revision))
                 if notices.count > 100 { notices.removeFirst() }
                 wakeConsumer()
             case let .error(error):

@@ -48,10 +48,13 @@ enum TimerReducer {
             state.timer = .idle
             return .cancel(ticking)
         case .pick:
-            let candidates = state.todo.items.filter { !$0.done }.map(\.id)
-            guard !candidates.isEmpty else {
-                throw Rejection(code: TimerRejectCode.nothingToPick, message: "every item is done: there is nothing to pick")
+            let open = state.todo.items.filter { !$0.done }.map(\.id)
+            guard !open.isEmpty else {
+                throw Rejection(code: TimerRejectCode.nothingToPick, message: "no item is left to do, so there is nothing to pick")
             }
+            // Another item than the one in focus, when there is one: picking is for moving on.
+            let others = open.filter { $0 != state.timer.item }
+            let candidates = others.isEmpty ? open : others
             // The choice is random, so it is made by an effect and arrives as a `start`.
             return .run { .timer(.start(id: environment.random.element(of: candidates)!, seconds: nil)) }
         case let .tick(at):

@@ -18,6 +18,9 @@ public enum ServerMessage<State: Codable & Sendable>: Codable, Sendable {
            container.allKeys.count == 1, let key = container.allKeys.first, !Self.names.contains(key.stringValue) {
             throw UnknownMessageType(name: key.stringValue)
         }
+        if let single = try? decoder.singleValueContainer(), let name = try? single.decode(String.self), !Self.names.contains(name) {
+            throw UnknownMessageType(name: name)
+        }
         let tag = try SingleKeyCoding.decodeTag(from: decoder, kind: "message", names: Self.names)
         switch tag.name {
         case "welcome": self = .welcome(try tag.payload.decode(Welcome<State>.self, kind: "welcome"))
