@@ -1,114 +1,190 @@
 import ActorNode
+import FoundationEssentials
 import Glibc
 
-/// Starts `core-daemon`, waits until it serves, and restarts it when it dies.
+/// Starts `core-daemon`, hands it the launcher's listening socket, waits until it reports
+/// ready, and restarts it when it dies, by the ``RestartPolicy``.
 ///
-/// A plain policy for now: a core that dies abnormally (a signal, a non-zero status) is
-/// restarted after 100 ms; one that exits cleanly is not; one that cannot start is given up.
+/// Each core gets, as systemd would give it: the listening socket as descriptor 3 with
+/// `LISTEN_FDS=1` and `LISTEN_PID` (set by a `sh` trampoline, since only the child knows its
+/// pid before exec); `NOTIFY_SOCKET` for its `READY=1`; and, as descriptor 4, the read end of a
+/// pipe only the launcher writes to, so the core notices at once if the launcher dies.
 actor CoreSupervisor {
     /// How supervision ended.
     enum End: Equatable {
-        /// ``stop()`` was called.
+        /// ``stop(grace:)`` was called.
         case stopped
         /// The core exited with status 0 on its own (someone asked it to stop).
         case exitedCleanly
-        /// The core could not be (re)started.
+        /// The core kept dying; the message says how often and why.
         case gaveUp(String)
     }
 
     let executable: String
     let socket: String
+    let listener: Int32
     /// More options for each core (state directory, fsync policy).
     let coreArguments: [String]
+    let policy: RestartPolicy
     let readyTimeout: Duration
-    /// Where the core's stdout and stderr go; nil to share the launcher's.
-    let logFD: Int32?
-    private let log: @Sendable (String) -> Void
-    private var child: ChildProcess?
-    private var stopping = false
+    private let logs: LogSink
+    private let notify: NotifyListener
+    private let statusTemplate: LauncherStatus
+    /// The launcher's end of the lifeline pipe; the core holds the other.
+    private let lifeline: (read: Int32, write: Int32)
 
-    init(executable: String, socket: String, coreArguments: [String] = [], readyTimeout: Duration, logFD: Int32? = nil, log: @escaping @Sendable (String) -> Void) {
+    private var child: ChildProcess?
+    private var childStarted = ContinuousClock.now
+    private var stopping = false
+    private var restarts = 0
+    private var history = RestartHistory()
+    private var delay: Duration
+
+    init(
+        executable: String, socket: String, listener: Int32, coreArguments: [String],
+        policy: RestartPolicy, readyTimeout: Duration, logs: LogSink, notify: NotifyListener,
+        stateDirectory: String
+    ) throws(SystemError) {
         self.executable = executable
         self.socket = socket
+        self.listener = listener
         self.coreArguments = coreArguments
+        self.policy = policy
         self.readyTimeout = readyTimeout
-        self.logFD = logFD
-        self.log = log
+        self.logs = logs
+        self.notify = notify
+        delay = policy.initialDelay
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw SystemError("pipe") }
+        for end in fds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        lifeline = (fds[0], fds[1])
+        statusTemplate = LauncherStatus(
+            launcher: getpid(), startedAt: Date().timeIntervalSince1970, core: nil, coreStartedAt: nil,
+            restarts: 0, stateDirectory: stateDirectory, log: logs.path)
     }
 
     /// The running core's pid.
     var pid: pid_t? { child?.pid }
 
-    /// Starts the core and returns once it accepts connections.
+    private func log(_ message: String) {
+        logs.log(LaunchOptions.program, message)
+    }
+
+    /// Starts a core and returns once it reports ready; throws if it dies first or is not ready
+    /// in time.
     func start() async throws(CommandFailure) {
+        var environment = ProcessEnvironment.current
+        environment["LISTEN_FDS"] = "1"
+        environment["NOTIFY_SOCKET"] = notify.address
+        environment[SupervisorWatch.variable] = "4"
+        environment["LISTEN_PID"] = nil
         let child: ChildProcess
         do {
+            // `$$` is the shell's pid, which `exec` hands on to core-daemon.
             child = try ChildProcess.spawn(
-                executable, arguments: ["--socket", socket] + coreArguments, newProcessGroup: true,
-                standardOutput: logFD, standardError: logFD)
+                "/bin/sh", arguments: ["-c", #"LISTEN_PID=$$ exec "$0" "$@""#, executable, "--socket", socket] + coreArguments,
+                environment: environment, newProcessGroup: true,
+                standardOutput: logs.writeFD, standardError: logs.writeFD,
+                passing: [(listener, SocketActivation.firstDescriptor), (lifeline.read, 4)])
         } catch {
             throw CommandFailure(.rejected, "cannot start \(executable): \(error.reason)")
         }
         self.child = child
+        childStarted = ContinuousClock.now
+        publishStatus()
         let deadline = ContinuousClock.now + readyTimeout
-        while !UnixSocket.isServing(socket) {
+        while true {
             if let termination = child.termination {
-                let log = logFD == nil ? "see its message above" : "see its log"
-                throw CommandFailure(.rejected, "core-daemon \(termination) before serving \(socket); \(log)")
+                throw CommandFailure(.rejected, "core-daemon \(termination) before it was ready")
             }
-            guard ContinuousClock.now < deadline else {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else {
                 await child.stop(grace: .seconds(1))
-                throw CommandFailure(.unreachable, "core-daemon did not serve \(socket) within \(readyTimeout)")
+                throw CommandFailure(.unreachable, "core-daemon was not ready within \(readyTimeout)")
             }
-            try? await Task.sleep(for: .milliseconds(10))
+            let messages = notify.messages
+            let slice = min(remaining, .milliseconds(200))
+            let message = await race([
+                { @Sendable in await messages.receive() },
+                { @Sendable in
+                    // Returns within the slice either way, so no waiter outlives the race.
+                    _ = await child.waitForExit(timeout: slice)
+                    return [:]
+                },
+            ])
+            if let message, message["READY"] == "1", message["MAINPID"].flatMap(Int32.init) ?? child.pid == child.pid {
+                return
+            }
         }
     }
 
-    /// Watches the core until supervision ends, restarting it as needed.
+    /// Watches the core until supervision ends, restarting it as the policy says.
     func supervise() async -> End {
         while let child {
-            let started = ContinuousClock.now
             let termination = await child.waitForExit()
             if stopping { return .stopped }
             if termination.isSuccess {
                 log("core-daemon (pid \(child.pid)) exited cleanly; not restarting it")
                 return .exitedCleanly
             }
-            if termination == .exited(ExitStatus.rejected.rawValue), ContinuousClock.now - started < .seconds(1) {
-                return .gaveUp("core-daemon (pid \(child.pid)) refused to start; see \(logFD == nil ? "its message above" : "its log")")
-            }
-            log("core-daemon (pid \(child.pid)) \(termination); restarting it")
-            try? await Task.sleep(for: .milliseconds(100))
-            if stopping { return .stopped }
-            do {
-                try await start()
-                log("core-daemon restarted (pid \(self.child?.pid ?? 0))")
-            } catch {
-                return .gaveUp(error.message)
+            if let end = await failed(child, termination) { return end }
+            var started = false
+            while !started {
+                if stopping { return .stopped }
+                do {
+                    try await start()
+                    started = true
+                    log("core-daemon restarted (pid \(self.child?.pid ?? 0))")
+                } catch {
+                    log(error.message)
+                    guard let failedChild = self.child else { return .gaveUp(error.message) }
+                    if let end = await failed(failedChild, failedChild.termination ?? .exited(-1)) { return end }
+                }
             }
         }
         return .stopped
     }
 
-    /// Stops the core (SIGTERM, then SIGKILL after `grace`) and clears a socket it left behind.
-    func stop(grace: Duration = .seconds(5)) async {
-        stopping = true
-        if let child {
-            await child.stop(grace: grace)
+    /// Counts a failure against the policy; waits the backoff, or says why it gives up.
+    private func failed(_ child: ChildProcess, _ termination: ChildProcess.Termination) async -> End? {
+        let now = ContinuousClock.now
+        let ran = now - childStarted
+        if ran >= policy.healthyAfter { delay = policy.initialDelay }
+        let recent = history.record(now, window: policy.window)
+        if recent.count > policy.maximumRestarts {
+            let span = now - recent.first!
+            await logs.flush()
+            let lines = logs.lastLines.suffix(10).map { "  " + $0 }.joined(separator: "\n")
+            return .gaveUp("core-daemon failed \(recent.count) times in \(Self.seconds(span)) (more than \(policy.maximumRestarts) restarts within \(Self.seconds(policy.window))); the last was pid \(child.pid), which \(termination). Its last log lines:\n\(lines)")
         }
-        SocketLeftovers.remove(socket)
+        restarts += 1
+        log("core-daemon (pid \(child.pid)) \(termination) after \(Self.seconds(ran)); restarting in \(Self.seconds(delay))")
+        try? await Task.sleep(for: delay)
+        delay = policy.next(after: delay)
+        return nil
     }
-}
 
-/// Removing what a dead core left behind (its socket file and its lock), but only when no live
-/// process owns them.
-enum SocketLeftovers {
-    static func remove(_ socket: String) {
-        guard SocketLock.holder(of: socket) == nil, !UnixSocket.isServing(socket) else { return }
-        var info = stat()
-        if lstat(socket, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK {
-            unlink(socket)
+    /// Stops the core: SIGTERM, and SIGKILL if it is still there after `grace`.
+    func stop(grace: Duration) async {
+        stopping = true
+        if let child, child.termination == nil {
+            log("stopping core-daemon (pid \(child.pid))")
+            if await child.stop(grace: grace) == .signaled(SIGKILL) {
+                log("core-daemon (pid \(child.pid)) did not stop within \(Self.seconds(grace)); killed it")
+            }
         }
-        unlink(SocketLock.lockPath(for: socket))
+    }
+
+    private func publishStatus() {
+        var status = statusTemplate
+        status.core = child?.pid
+        status.coreStartedAt = Date().timeIntervalSince1970
+        status.restarts = restarts
+        status.write(for: socket)
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let value = (duration.seconds * 10).rounded() / 10
+        return "\(value) s"
     }
 }

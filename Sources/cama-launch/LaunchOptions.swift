@@ -20,6 +20,9 @@ struct LaunchOptions {
     var stateDirectory: String?
     var fsync: String?
     var timeout: Duration = .seconds(10)
+    /// How long a core has to stop after SIGTERM before it is killed.
+    var grace: Duration = .seconds(5)
+    var restartPolicy = RestartPolicy()
 
     static let program = "cama-launch"
 
@@ -31,12 +34,13 @@ struct LaunchOptions {
       cama-launch                start the core, unless one already serves the socket, and an
                                  interactive shell in this terminal; quitting that shell stops
                                  the core it started (the core logs to STATE_DIR/core.log)
-      cama-launch --headless     the core only, supervised, in the foreground until SIGINT or
-                                 SIGTERM; its log goes to stderr
+      cama-launch --headless     the core only, supervised, in the foreground until SIGINT,
+                                 SIGTERM or SIGHUP; the log is echoed to stderr
       cama-launch --detach       like --headless, in the background; returns once the core
-                                 accepts connections (log: STATE_DIR/launcher.log)
+                                 serves
       cama-launch stop           stop the core serving the socket (and its launcher)
-      cama-launch status         show the core serving the socket: pid, revision, shells
+      cama-launch status         show the launcher and the core: pids, uptime, restarts,
+                                 revision, attached shells
 
     Options:
       --socket PATH        the core's socket (else $CAMA_SOCKET, else
@@ -46,13 +50,23 @@ struct LaunchOptions {
                            ~/.local/state/cama; never the runtime directory)
       --fsync POLICY       the core's journal policy: always (default), batch or never; see
                            'core-daemon --help' for what each can lose
-      --timeout SECONDS    how long to wait for the core to start, answer or stop (default 10)
+      --timeout SECONDS    how long to wait for the core to be ready, answer or stop
+                           (default 10)
+      --grace SECONDS      how long a core has to stop after SIGTERM before it is killed
+                           (default 5)
+      --max-restarts N     give up when the core needs more than N restarts ...
+      --restart-window S   ... within S seconds (defaults 5 and 30)
       -h, --help           show this help
       --version            show the version
 
+    The launcher owns the socket: it binds it once and hands it to each core it starts
+    (systemd's socket activation: LISTEN_FDS, descriptor 3), so clients that connect while a
+    core restarts wait in the backlog. It waits for each core's READY=1 (NOTIFY_SOCKET). A core
+    that dies abnormally is restarted after 100 ms, doubling up to 5 s (back to 100 ms once a
+    core has run for 10 s); one that exits cleanly (status 0) is not. The cores' output goes to
+    STATE_DIR/core.log (rotated at 1 MiB, two old files kept). If the launcher dies, even by
+    SIGKILL, its core notices at once and stops.
     core-daemon and shell-client are found beside cama-launch's own executable.
-    A core that dies abnormally is restarted after 100 ms; one that exits cleanly (status 0,
-    e.g. after 'cama-launch stop') is not.
 
     Exit status: 0 success · 1 refused (a core already serves the socket, the core cannot
     start) · 2 usage error · 3 no core answered or it timed out · 4 protocol error
@@ -75,6 +89,9 @@ struct LaunchOptions {
                 }
                 options.fsync = value
             case .option("--timeout"): options.timeout = try cursor.seconds(for: "--timeout", in: 0.1 ... 3600)
+            case .option("--grace"): options.grace = try cursor.seconds(for: "--grace", in: 0 ... 3600)
+            case .option("--max-restarts"): options.restartPolicy.maximumRestarts = try cursor.number(for: "--max-restarts", in: 0 ... 1000)
+            case .option("--restart-window"): options.restartPolicy.window = try cursor.seconds(for: "--restart-window", in: 1 ... 86_400)
             case .option("-h"), .option("--help"): return options.with(.help)
             case .option("--version"): return options.with(.version)
             case let .option(other): throw cursor.unknown(other)
@@ -91,10 +108,10 @@ struct LaunchOptions {
         return options
     }
 
-    /// The options the launcher passes on to each core it starts.
-    var coreArguments: [String] {
-        var arguments: [String] = []
-        if let stateDirectory { arguments += ["--state-dir", stateDirectory] }
+    /// The options a detached launcher is started with (besides its socket and state directory).
+    var passedOn: [String] {
+        var arguments = ["--timeout", "\(timeout.seconds)", "--grace", "\(grace.seconds)",
+                         "--max-restarts", "\(restartPolicy.maximumRestarts)", "--restart-window", "\(restartPolicy.window.seconds)"]
         if let fsync { arguments += ["--fsync", fsync] }
         return arguments
     }

@@ -6,32 +6,93 @@ import Wire
 enum Modes {
     typealias Log = @Sendable (String) -> Void
 
+    /// What a supervising launcher holds while it runs: the socket, its logs, the readiness
+    /// listener, and the supervisor. ``release()`` gives it all back.
+    struct Supervision {
+        let binding: SocketBinding
+        let logs: LogSink
+        let notify: NotifyListener
+        let supervisor: CoreSupervisor
+
+        /// Claims the socket, opens the log, and starts the first core; throws if it is not
+        /// ready in time (after releasing what it took).
+        static func start(socket: String, options: LaunchOptions, echo: Bool, log: Log) async throws(CommandFailure) -> Supervision {
+            let stateDirectory = StateDirectory.resolve(option: options.stateDirectory, environment: ProcessEnvironment.current)
+            do {
+                try StateDirectory.create(stateDirectory)
+            } catch {
+                throw CommandFailure(.rejected, "cannot create the state directory: \(error); choose another with --state-dir")
+            }
+            let executable = try CompanionExecutables.locate("core-daemon")
+            let binding: SocketBinding
+            do {
+                binding = try SocketBinding.claim(socket, program: LaunchOptions.program, log: log)
+            } catch {
+                if error.message.hasPrefix("a core is already serving") {
+                    let owner = SocketLock.holder(of: socket).map { " (pid \($0))" } ?? ""
+                    throw CommandFailure(.rejected, "a core already serves \(socket)\(owner); stop it with 'cama-launch stop --socket \(socket)' or choose another --socket")
+                }
+                throw error
+            }
+            do {
+                let logs = try LogSink(directory: stateDirectory, echo: echo)
+                let notify = try NotifyListener(besides: socket)
+                let supervisor = try CoreSupervisor(
+                    executable: executable, socket: socket, listener: binding.fd,
+                    coreArguments: ["--state-dir", stateDirectory] + (options.fsync.map { ["--fsync", $0] } ?? []),
+                    policy: options.restartPolicy, readyTimeout: options.timeout, logs: logs, notify: notify,
+                    stateDirectory: stateDirectory)
+                let supervision = Supervision(binding: binding, logs: logs, notify: notify, supervisor: supervisor)
+                do {
+                    try await supervisor.start()
+                } catch {
+                    await supervisor.stop(grace: .seconds(1))
+                    await logs.flush()
+                    let lines = logs.lastLines.suffix(10).map { "  " + $0 }.joined(separator: "\n")
+                    supervision.release()
+                    throw CommandFailure(error.status, "\(error.message); its last log lines:\n\(lines)")
+                }
+                logs.log(LaunchOptions.program, "supervising core-daemon (pid \(await supervisor.pid ?? 0)) on \(socket); log \(logs.path)")
+                return supervision
+            } catch let failure as CommandFailure {
+                throw failure
+            } catch {
+                binding.release()
+                close(binding.fd)
+                throw CommandFailure(.rejected, "cannot supervise: \(error)")
+            }
+        }
+
+        /// Removes the socket (and the launcher's other files) and releases the lock.
+        func release() {
+            notify.remove()
+            LauncherStatus.remove(for: binding.path)
+            binding.release()
+            close(binding.fd)
+        }
+    }
+
     /// The core (unless one serves already) and a shell in this terminal. Quitting the shell
     /// stops the core this launcher started; a core that was already there keeps running.
     static func interactive(socket: String, options: LaunchOptions, log: @escaping Log) async throws(CommandFailure) -> Int32 {
         let shellClient = try CompanionExecutables.locate("shell-client")
         // Ctrl-C reaches the shell (our process group); we outlive it to stop the core.
         let signals = Signals.stream([SIGINT, SIGTERM, SIGHUP])
-        var supervisor: CoreSupervisor?
-        if UnixSocket.isServing(socket) {
+        var supervision: Supervision?
+        if SocketLock.holder(of: socket) != nil, UnixSocket.isServing(socket) {
             log("a core already serves \(socket); attaching to it")
         } else {
-            // The shell owns this terminal: the core (and this launcher) log to a file.
-            let logFile = try openLog("core.log", options: options)
-            let fileWriter = BlockingWriter(fd: logFile.fd, name: "cama-log")
-            let started = CoreSupervisor(
-                executable: try CompanionExecutables.locate("core-daemon"), socket: socket,
-                coreArguments: options.coreArguments, readyTimeout: options.timeout, logFD: logFile.fd,
-                log: { fileWriter.enqueue(LogLine.line(LaunchOptions.program, $0)) })
-            try await started.start()
-            Task { _ = await started.supervise() }
-            supervisor = started
+            // The shell owns this terminal: the core and this launcher log to the state directory.
+            let started = try await Supervision.start(socket: socket, options: options, echo: false, log: log)
+            Task { _ = await started.supervisor.supervise() }
+            supervision = started
         }
         let shell: ChildProcess
         do {
             shell = try ChildProcess.spawn(shellClient, arguments: ["attach", "--socket", socket])
         } catch {
-            await supervisor?.stop()
+            await supervision?.supervisor.stop(grace: options.grace)
+            supervision?.release()
             throw CommandFailure(.rejected, "cannot start \(shellClient): \(error.reason)")
         }
         let forwarder = Task {
@@ -41,7 +102,11 @@ enum Modes {
         }
         let termination = await shell.waitForExit()
         forwarder.cancel()
-        await supervisor?.stop()
+        if let supervision {
+            await supervision.supervisor.stop(grace: options.grace)
+            await supervision.logs.flush()
+            supervision.release()
+        }
         switch termination {
         case let .exited(code): return code
         case let .signaled(signal): return 128 + signal
@@ -50,14 +115,9 @@ enum Modes {
 
     /// The core only, supervised, until a stop signal or until it cannot be kept running.
     static func headless(socket: String, options: LaunchOptions, log: @escaping Log) async throws(CommandFailure) -> Int32 {
-        try refuseIfServing(socket)
         let signals = Signals.stream([SIGINT, SIGTERM, SIGHUP])
-        let supervisor = CoreSupervisor(
-            executable: try CompanionExecutables.locate("core-daemon"), socket: socket,
-            coreArguments: options.coreArguments, readyTimeout: options.timeout, log: log)
-        try await supervisor.start()
-        log("supervising core-daemon (pid \(await supervisor.pid ?? 0)) on \(socket)")
-
+        let supervision = try await Supervision.start(socket: socket, options: options, echo: true, log: log)
+        let supervisor = supervision.supervisor
         enum Outcome: Sendable { case signal(Int32), ended(CoreSupervisor.End) }
         let outcome = await race([
             { @Sendable in
@@ -66,86 +126,85 @@ enum Modes {
             },
             { @Sendable in Outcome.ended(await supervisor.supervise()) },
         ])
+        let logs = supervision.logs
         switch outcome {
         case let .signal(signal):
-            log("received \(Signals.name(signal)); stopping the core")
-            await supervisor.stop()
-            return 0
+            logs.log(LaunchOptions.program, "received \(Signals.name(signal)); stopping")
+            await supervisor.stop(grace: options.grace)
         case let .ended(.gaveUp(reason)):
-            await supervisor.stop()
+            await supervisor.stop(grace: options.grace)
+            await logs.flush()
+            supervision.release()
             throw CommandFailure(.rejected, "giving up: \(reason)")
         case .ended:
-            await supervisor.stop()
-            return 0
+            await supervisor.stop(grace: options.grace)
         }
+        await logs.flush()
+        supervision.release()
+        return 0
     }
 
-    /// Opens (creating it and its directory) a log file in the state directory, for appending.
-    static func openLog(_ name: String, options: LaunchOptions) throws(CommandFailure) -> (path: String, fd: Int32) {
-        let stateDirectory = StateDirectory.resolve(option: options.stateDirectory, environment: ProcessEnvironment.current)
-        do {
-            try StateDirectory.create(stateDirectory)
-        } catch {
-            throw CommandFailure(.rejected, "cannot create the state directory: \(error); choose another with --state-dir")
-        }
-        let path = stateDirectory + "/" + name
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw CommandFailure(.rejected, "cannot open \(path): \(SystemError("open").reason); choose another --state-dir")
-        }
-        return (path, fd)
-    }
-
-    /// Starts a headless launcher in the background and returns once its core serves.
+    /// Starts a headless launcher in the background and returns once its core has welcomed a
+    /// client (so it is really serving).
     static func detach(socket: String, options: LaunchOptions) async throws(CommandFailure) -> Int32 {
-        try refuseIfServing(socket)
-        let (logPath, logFD) = try openLog("launcher.log", options: options)
-        let nullFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        if let holder = SocketLock.holder(of: socket) {
+            throw CommandFailure(.rejected, "a core already serves \(socket) (pid \(holder)); stop it with 'cama-launch stop --socket \(socket)' or choose another --socket")
+        }
+        let stateDirectory = StateDirectory.resolve(option: options.stateDirectory, environment: ProcessEnvironment.current)
+        let nullFD = open("/dev/null", O_RDWR | O_CLOEXEC)
         guard nullFD >= 0 else {
             throw CommandFailure(.rejected, "cannot open /dev/null: \(SystemError("open").reason)")
         }
-        defer {
-            close(logFD)
-            close(nullFD)
-        }
+        defer { close(nullFD) }
         let launcher: ChildProcess
         do {
             launcher = try ChildProcess.spawn(
                 CompanionExecutables.current,
-                arguments: ["--headless", "--socket", socket, "--timeout", "\(options.timeout.seconds)"] + options.coreArguments,
-                newSession: true, standardInput: nullFD, standardOutput: logFD, standardError: logFD)
+                arguments: ["--headless", "--socket", socket, "--state-dir", stateDirectory] + options.passedOn,
+                newSession: true, standardInput: nullFD, standardOutput: nullFD, standardError: nullFD)
         } catch {
             throw CommandFailure(.rejected, "cannot start a background launcher: \(error.reason)")
         }
+        let logPath = stateDirectory + "/core.log"
         let deadline = ContinuousClock.now + options.timeout
-        while !UnixSocket.isServing(socket) {
+        while true {
             if let termination = launcher.termination {
                 throw CommandFailure(.rejected, "the background launcher \(termination); see \(logPath)")
             }
+            if await welcomes(socket, timeout: .milliseconds(500)) { break }
             guard ContinuousClock.now < deadline else {
                 launcher.send(SIGTERM)
                 throw CommandFailure(.unreachable, "the core did not serve \(socket) within \(options.timeout); see \(logPath)")
             }
-            try? await Task.sleep(for: .milliseconds(10))
+            try? await Task.sleep(for: .milliseconds(20))
         }
         await StandardStreams.out("core serving \(socket) (launcher pid \(launcher.pid), log \(logPath))\n")
         return 0
     }
 
-    /// Stops whoever serves the socket (the process holding its lock) and waits until it is gone.
+    /// Whether a core at `socket` welcomes a client within `timeout`.
+    private static func welcomes(_ socket: String, timeout: Duration) async -> Bool {
+        guard let session: ShellSession<JSONValue, JSONValue> = try? await SocketClient.connect(to: socket, timeout: timeout) else { return false }
+        let link = ShellLink(session: session, hello: Hello(role: .script, client: "cama-launch-\(getpid())", name: "cama-launch"))
+        let welcomed = (try? await link.open(timeout: timeout)) != nil
+        await link.close()
+        return welcomed
+    }
+
+    /// Stops whoever serves the socket (the process holding its lock: a launcher, or a core on
+    /// its own) and waits until it is gone.
     static func stop(socket: String, options: LaunchOptions) async throws(CommandFailure) -> Int32 {
         guard let pid = SocketLock.holder(of: socket) else {
             if UnixSocket.isServing(socket) {
                 throw CommandFailure(.rejected, "a process serves \(socket) without holding its lock; stop it by its pid")
             }
-            SocketLeftovers.remove(socket)
             throw CommandFailure(.unreachable, "no core is running on \(socket)")
         }
         kill(pid, SIGTERM)
-        let deadline = ContinuousClock.now + options.timeout
+        let deadline = ContinuousClock.now + options.timeout + options.grace
         while SocketLock.holder(of: socket) != nil || UnixSocket.isServing(socket) {
             guard ContinuousClock.now < deadline else {
-                throw CommandFailure(.unreachable, "the core (pid \(pid)) did not stop within \(options.timeout); 'kill -KILL \(pid)' ends it")
+                throw CommandFailure(.unreachable, "the core (pid \(pid)) did not stop within \(options.timeout + options.grace); 'kill -KILL \(pid)' ends it")
             }
             try? await Task.sleep(for: .milliseconds(10))
         }
@@ -153,7 +212,8 @@ enum Modes {
         return 0
     }
 
-    /// Asks the core who it is and how it is doing.
+    /// Asks the core who it is and how it is doing, and the launcher (if any) how long it has
+    /// been supervising it.
     static func status(socket: String, options: LaunchOptions) async throws(CommandFailure) -> Int32 {
         let session: ShellSession<JSONValue, JSONValue>
         do {
@@ -171,21 +231,27 @@ enum Modes {
             throw CommandFailure(.unreachable, error.description)
         }
         await link.close()
-        let owner = SocketLock.holder(of: socket).map { $0 == welcome.pid ? "" : " (socket held by pid \($0))" } ?? ""
-        await StandardStreams.out("""
-        socket:   \(socket)
-        core:     pid \(welcome.pid)\(owner), protocol \(welcome.protocolVersion), instance \(welcome.core)
-        revision: \(welcome.revision)
-        shells:   \(welcome.shells) attached
-
-        """)
+        var lines = ["socket:    \(socket)"]
+        if let launcher = LauncherStatus.read(for: socket), launcher.launcher == SocketLock.holder(of: socket) {
+            let up = launcher.coreStartedAt.map { " up \(duration(since: $0))," } ?? ""
+            lines.append("launcher:  pid \(launcher.launcher), supervising for \(duration(since: launcher.startedAt)), \(launcher.restarts) restart\(launcher.restarts == 1 ? "" : "s")")
+            lines.append("core:      pid \(welcome.pid),\(up) protocol \(welcome.protocolVersion), instance \(welcome.core)")
+            lines.append("state:     \(launcher.stateDirectory) (log \(launcher.log))")
+        } else {
+            lines.append("core:      pid \(welcome.pid) (not under a launcher), protocol \(welcome.protocolVersion), instance \(welcome.core)")
+        }
+        lines.append("revision:  \(welcome.revision)")
+        lines.append("shells:    \(welcome.shells) attached")
+        await StandardStreams.out(lines.joined(separator: "\n") + "\n")
         return 0
     }
 
-    private static func refuseIfServing(_ socket: String) throws(CommandFailure) {
-        if UnixSocket.isServing(socket) {
-            let owner = SocketLock.holder(of: socket).map { " (pid \($0))" } ?? ""
-            throw CommandFailure(.rejected, "a core already serves \(socket)\(owner); stop it with 'cama-launch stop --socket \(socket)' or choose another --socket")
-        }
+    private static func duration(since start: Double) -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let seconds = max(0, Int(Double(now.tv_sec) - start))
+        if seconds < 60 { return "\(seconds)s" }
+        if seconds < 3600 { return "\(seconds / 60)m\(seconds % 60)s" }
+        return "\(seconds / 3600)h\(seconds / 60 % 60)m"
     }
 }

@@ -39,16 +39,20 @@ struct CleanStopTests {
             pid_t(detach.output.split(separator: " ")[index + 1].filter(\.isNumber))
         }
         #expect(launcherPid != nil, "\(detach.output)")
-        let core = SocketLock.holder(of: sandbox.socket)
+        let core = await corePid(sandbox.socket)
         defer {
             if let launcherPid { kill(launcherPid, SIGKILL) }
         }
+        #expect(SocketLock.holder(of: sandbox.socket) == launcherPid)
 
         #expect(try await sandbox.client("send", "add", "x").status == 0)
         let status = try await sandbox.run(.camaLaunch, ["status", "--socket", sandbox.socket])
         #expect(status.status == 0, "\(status)")
-        #expect(status.output.contains("revision: 1"))
-        if let core { #expect(status.output.contains("pid \(core)")) }
+        #expect(status.output.contains("revision:  1"))
+        #expect(status.output.contains("shells:    0 attached"))
+        if let launcherPid { #expect(status.output.contains("launcher:  pid \(launcherPid), supervising for")) }
+        #expect(status.output.contains("0 restarts"))
+        if let core { #expect(status.output.contains("core:      pid \(core), up ")) }
 
         let stop = try await sandbox.run(.camaLaunch, ["stop", "--socket", sandbox.socket])
         #expect(stop.status == 0, "\(stop)")

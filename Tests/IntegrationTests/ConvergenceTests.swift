@@ -59,3 +59,12 @@ func attachedShells(_ socket: String) async throws -> Int64? {
     try await client.hello(role: "script")
     return try await client.receive()?["welcome", "shells"]?.intValue
 }
+
+/// The pid of the core serving `socket`, as its welcome says (nil if none answers).
+func corePid(_ socket: String) async -> Int32? {
+    guard let client = try? RawClient.connect(socket) else { return nil }
+    defer { client.close() }
+    guard (try? await client.hello(role: "script")) != nil,
+          let pid = (try? await client.receive(timeout: .seconds(5)))??["welcome", "pid"]?.intValue else { return nil }
+    return Int32(pid)
+}

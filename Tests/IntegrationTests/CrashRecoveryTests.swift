@@ -23,12 +23,12 @@ struct CrashRecoveryTests {
             var killed: [pid_t] = []
             for _ in 0 ..< 4 {
                 try await Task.sleep(for: .milliseconds(Int64(80 + random.next() % 250)))
-                guard let core = SocketLock.holder(of: sandbox.socket) else { continue }
+                guard let core = await corePid(sandbox.socket) else { continue }
                 kill(core, SIGKILL)
                 killed.append(core)
                 await eventually("a new core serves after killing \(core)", timeout: .seconds(20)) {
-                    guard let next = SocketLock.holder(of: sandbox.socket) else { return false }
-                    return next != core && UnixSocket.isServing(sandbox.socket)
+                    guard let next = await corePid(sandbox.socket) else { return false }
+                    return next != core
                 }
             }
             return killed

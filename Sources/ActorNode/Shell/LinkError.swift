@@ -2,8 +2,10 @@ import Wire
 
 /// Why a shell's link to the core failed or ended.
 public enum LinkError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// No core could be reached (no socket, connection refused).
+    /// No core could be reached (connection refused, permission denied).
     case unreachable(String)
+    /// There is no socket at the path: no core, and no launcher keeping one.
+    case noSocket(String)
     /// The core did not answer in time.
     case timedOut(String)
     /// The core and this client speak different protocol versions.
@@ -17,7 +19,7 @@ public enum LinkError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .unreachable(reason): return reason
+        case let .unreachable(reason), let .noSocket(reason): return reason
         case let .timedOut(reason): return reason
         case let .versionMismatch(error): return error.message
         case let .protocolError(error): return "\(error.message) (\(error.code))"
@@ -37,10 +39,16 @@ public enum ActionOutcome: Equatable, Sendable {
 /// What a shell learns from the core, besides the answers to its own actions.
 public enum LinkEvent<State: Sendable>: Sendable {
     /// The state at a revision: the newest one each time the consumer asks, starting with the
-    /// welcome's (or a newer one); revisions only grow and may be skipped, never repeated.
+    /// welcome's (or a newer one); revisions grow and may be skipped, and repeat only if a core
+    /// came back at an older revision after a reconnection.
     case state(revision: UInt64, State)
     /// Something the core said to every shell (not part of the state).
     case notice(String)
+    /// The connection was lost (the reason says how); the link is reconnecting. Actions sent
+    /// meanwhile wait, and are sent (or sent again) once it is back.
+    case reconnecting(String)
+    /// The link is back, at this revision; the next state event starts from the new welcome.
+    case reconnected(revision: UInt64)
     /// The link ended, with the reason, or nil when this client closed it; no more events follow.
     case ended(LinkError?)
 }

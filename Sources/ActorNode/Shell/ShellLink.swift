@@ -11,14 +11,41 @@ import Wire
 /// never falls behind the socket. ``events`` is conflated: a consumer that is slower than the
 /// core gets the newest state each time it asks, never a backlog of old ones (principle 5, on
 /// the shell's side), and the typed state is decoded only when someone asks for it.
+///
+/// Given a way to connect and a ``Reconnection`` window, the link rides through a core's
+/// restart: when the connection is lost it says so, reconnects with backoff, takes the new
+/// welcome's state, and sends every unanswered action again with its original sequence number,
+/// which the core applies at most once.
 public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
+    /// How to open a new session to the core.
+    public typealias Connector = @Sendable () async throws(LinkError) -> ShellSession<State, Action>
+
+    /// How long a link keeps trying to get back to a core it lost.
+    public struct Reconnection: Sendable {
+        /// Give up when the core has been unreachable this long.
+        public var window: Duration
+        public var initialDelay: Duration = .milliseconds(100)
+        public var maximumDelay: Duration = .seconds(2)
+
+        public init(window: Duration) {
+            self.window = window
+        }
+    }
+
     public nonisolated let hello: Hello
 
-    private let session: ShellSession<State, Action>
+    private var session: ShellSession<State, Action>?
+    private let connector: Connector?
+    private let reconnection: Reconnection?
     private var nextSeq: UInt64 = 1
     private var outcomes: [UInt64: OutcomeSlot] = [:]
+    /// Actions not yet answered, by sequence number: sent again after a reconnection.
+    private var unanswered: [UInt64: Action] = [:]
     private var ending: LinkError?
     private var endingIsOwn = false
+    private var connected = false
+    /// Bumped on every new session, so a receive loop of an old one stops quietly.
+    private var generation = 0
 
     private var revision: UInt64 = 0
     /// The typed state at `revision`, when it has been decoded since the last patch.
@@ -28,9 +55,9 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     private var opened = false
 
     private var deliveredRevision: UInt64?
-    /// Notices not yet handed to the consumer, each with the revision the link was at when it
-    /// arrived (the oldest are dropped past 100).
-    private var notices: [(text: String, after: UInt64)] = []
+    /// Events other than states (notices, connection changes) not yet handed to the consumer,
+    /// each with the revision the link was at when it happened (the oldest dropped past 100).
+    private var pendingEvents: [(event: LinkEvent<State>, after: UInt64)] = []
     private var endingDelivered = false
     private var eventWaiter: CheckedContinuation<Void, Never>?
 
@@ -39,9 +66,20 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
         case answered(ActionOutcome)
     }
 
+    /// A link over one session, without reconnection.
     public init(session: ShellSession<State, Action>, hello: Hello) {
         self.session = session
         self.hello = hello
+        connector = nil
+        reconnection = nil
+    }
+
+    /// A link that opens its sessions with `connector`, and reconnects within `reconnection`
+    /// (nil: never).
+    public init(hello: Hello, reconnection: Reconnection?, connector: @escaping Connector) {
+        self.hello = hello
+        self.connector = connector
+        self.reconnection = reconnection
     }
 
     /// The state now and after every change, then the end of the link. Read by one consumer;
@@ -56,8 +94,25 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
         return (revision, state)
     }
 
-    /// Says hello and waits for the welcome. Afterwards ``events`` starts with the welcome's state.
+    /// Connects if needed, says hello and waits for the welcome. Afterwards ``events`` starts
+    /// with the welcome's state.
     public func open(timeout: Duration = .seconds(5)) async throws(LinkError) -> Welcome<State> {
+        let session: ShellSession<State, Action>
+        if let existing = self.session {
+            session = existing
+        } else if let connector {
+            session = try await connector()
+        } else {
+            throw .closed("no way to reach the core")
+        }
+        let welcome = try await handshake(session, timeout: timeout)
+        opened = true
+        wakeConsumer()
+        return welcome
+    }
+
+    /// Says hello on `session` and takes its welcome; starts receiving on it.
+    private func handshake(_ session: ShellSession<State, Action>, timeout: Duration) async throws(LinkError) -> Welcome<State> {
         guard await session.outbound.send(.hello(hello)) else {
             throw .closed("the connection to the core closed before hello")
         }
@@ -68,11 +123,14 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
         case .ended:
             throw .closed("the core closed the connection before welcoming this client")
         case let .message(.welcome(welcome)):
+            self.session = session
+            connected = true
+            generation += 1
             revision = welcome.revision
             decoded = welcome.snapshot
-            opened = true
-            wakeConsumer()
-            Task { await self.receiveLoop() }
+            document = nil
+            let current = generation
+            Task { await self.receiveLoop(session, generation: current) }
             return welcome
         case let .message(.error(error)):
             session.outbound.close()
@@ -83,15 +141,16 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
         }
     }
 
-    /// Sends an action without waiting for its answer; returns its sequence number.
+    /// Sends an action without waiting for its answer; returns its sequence number. While the
+    /// link reconnects, the action waits and is sent once it is back.
     public func submit(_ action: Action) throws(LinkError) -> UInt64 {
         if let ending { throw ending }
         let seq = nextSeq
         nextSeq += 1
         outcomes[seq] = .waiting(nil)
-        guard session.outbound.trySend(.action(ActionRequest(client: hello.client, seq: seq, action: action))) else {
-            outcomes[seq] = nil
-            throw .closed("the connection to the core is closed")
+        unanswered[seq] = action
+        if connected, let session {
+            session.outbound.trySend(.action(ActionRequest(client: hello.client, seq: seq, action: action)))
         }
         return seq
     }
@@ -124,21 +183,24 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     /// Says bye and closes the link.
     public func close() async {
         guard ending == nil else { return }
-        session.outbound.trySend(.bye(Bye()))
-        session.outbound.close()
+        if let session {
+            session.outbound.trySend(.bye(Bye()))
+            session.outbound.close()
+        }
         end(.closed("this client closed the link"), own: true)
     }
 
-    /// The next event for the consumer of ``events``: a notice whose state has been delivered,
-    /// else the newest state if it is newer than the last one delivered, else the end, else nil
-    /// once the end has been delivered. A notice never comes before the state it followed.
+    /// The next event for the consumer of ``events``: a notice or connection change whose state
+    /// has been delivered, else the newest state if it is newer than the last one delivered,
+    /// else the end, else nil once the end has been delivered. A notice never comes before the
+    /// state it followed.
     public func nextEvent() async -> LinkEvent<State>? {
         while true {
-            if let notice = notices.first, notice.after <= (deliveredRevision ?? 0) || !opened {
-                notices.removeFirst()
-                return .notice(notice.text)
+            if let pending = pendingEvents.first, pending.after <= (deliveredRevision ?? 0) || !opened {
+                pendingEvents.removeFirst()
+                return pending.event
             }
-            if opened, deliveredRevision.map({ revision > $0 }) ?? true {
+            if opened, connected, deliveredRevision.map({ revision > $0 }) ?? true {
                 do {
                     let state = try currentState()
                     deliveredRevision = revision
@@ -146,6 +208,10 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
                 } catch {
                     end(.protocolError(ErrorMessage(.badFrame, "the state at revision \(revision) does not decode: \(error)")))
                 }
+            }
+            if let pending = pendingEvents.first {
+                pendingEvents.removeFirst()
+                return pending.event
             }
             if let ending, !endingDelivered {
                 endingDelivered = true
@@ -158,6 +224,12 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
                 Task { await self.wakeConsumer() }
             }
         }
+    }
+
+    private func post(_ event: LinkEvent<State>) {
+        pendingEvents.append((event, revision))
+        if pendingEvents.count > 100 { pendingEvents.removeFirst() }
+        wakeConsumer()
     }
 
     private func wakeConsumer() {
@@ -173,9 +245,11 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
         return state
     }
 
-    private func receiveLoop() async {
+    private func receiveLoop(_ session: ShellSession<State, Action>, generation: Int) async {
+        var lost = "the connection to the core was lost"
+        var goodbye = false
         while let message = await session.inbound.receive() {
-            guard ending == nil else { break }
+            guard ending == nil, generation == self.generation else { return }
             switch message {
             case let .ack(ack):
                 answer(ack.seq, .applied(revision: ack.revision))
@@ -188,21 +262,72 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
                 } catch {
                     session.outbound.close()
                     end(error)
+                    return
                 }
             case let .notice(notice):
-                notices.append((notice.text, revision))
-                if notices.count > 100 { notices.removeFirst() }
-                wakeConsumer()
+                post(.notice(notice.text))
             case let .error(error):
-                end(error.code == ErrorCode.versionMismatch.rawValue ? .versionMismatch(error) : .protocolError(error))
+                // A refusal of this client (version, protocol) is final; falling behind is not.
+                guard error.code == ErrorCode.tooSlow.rawValue, reconnection != nil else {
+                    end(error.code == ErrorCode.versionMismatch.rawValue ? .versionMismatch(error) : .protocolError(error))
+                    return
+                }
+                lost = "the core let this client go: \(error.message)"
             case let .bye(bye):
-                end(.goodbye(bye.reason))
+                lost = LinkError.goodbye(bye.reason).description
+                goodbye = true
             case .welcome:
                 session.outbound.close()
                 end(.protocolError(ErrorMessage(.unexpectedMessage, "the core sent a second welcome")))
+                return
             }
         }
-        end(.closed("the connection to the core was lost"))
+        guard ending == nil, generation == self.generation else { return }
+        connected = false
+        guard let reconnection, connector != nil else {
+            end(goodbye ? .goodbye(nil) : .closed(lost))
+            return
+        }
+        post(.reconnecting(lost))
+        await reconnect(within: reconnection, after: lost, goodbye: goodbye)
+    }
+
+    /// Tries to get back to a core, with growing delays, until the window closes.
+    private func reconnect(within reconnection: Reconnection, after reason: String, goodbye: Bool) async {
+        guard let connector else { return }
+        let deadline = ContinuousClock.now + reconnection.window
+        var delay = reconnection.initialDelay
+        while ending == nil {
+            try? await Task.sleep(for: delay)
+            delay = min(delay * 2, reconnection.maximumDelay)
+            let remaining = deadline - ContinuousClock.now
+            do {
+                let session = try await connector()
+                _ = try await handshake(session, timeout: max(.milliseconds(100), min(remaining, .seconds(5))))
+                // The welcome's state is shown if it is newer, as usual; if it is older (a
+                // machine crash took back what was not yet on disk), it is shown all the same.
+                if let delivered = deliveredRevision, revision < delivered { deliveredRevision = nil }
+                post(.reconnected(revision: revision))
+                for seq in unanswered.keys.sorted() {
+                    session.outbound.trySend(.action(ActionRequest(client: hello.client, seq: seq, action: unanswered[seq]!)))
+                }
+                return
+            } catch {
+                if case .noSocket = error, goodbye {
+                    // The core said goodbye and its socket is gone: it was stopped for good.
+                    end(.goodbye(nil))
+                    return
+                }
+                if case .versionMismatch = error {
+                    end(error)
+                    return
+                }
+                guard ContinuousClock.now < deadline else {
+                    end(.closed("\(reason), and it was not back within \(reconnection.window) (\(error))"))
+                    return
+                }
+            }
+        }
     }
 
     private func apply(_ rendition: Rendition<State>) throws(LinkError) {
@@ -231,6 +356,7 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     }
 
     private func answer(_ seq: UInt64, _ outcome: ActionOutcome) {
+        unanswered[seq] = nil
         switch outcomes[seq] {
         case let .waiting(continuation?)?:
             outcomes[seq] = nil
@@ -246,6 +372,7 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
         guard ending == nil else { return }
         ending = error
         endingIsOwn = own
+        connected = false
         for (seq, slot) in outcomes {
             if case let .waiting(continuation?) = slot {
                 continuation.resume(returning: .failure(error))

@@ -46,7 +46,8 @@ public final class ChildProcess: Sendable {
         newSession: Bool = false,
         standardInput: Int32? = nil,
         standardOutput: Int32? = nil,
-        standardError: Int32? = nil
+        standardError: Int32? = nil,
+        passing descriptors: [(source: Int32, target: Int32)] = []
     ) throws(SystemError) -> ChildProcess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -69,10 +70,19 @@ public final class ChildProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for (source, target) in [(standardInput, Int32(0)), (standardOutput, 1), (standardError, 2)] {
-            if let source {
-                posix_spawn_file_actions_adddup2(&actions, source, target)
-            }
+        // Each passed descriptor is first moved out of the way (to a number above every
+        // target), so that placing one never overwrites another before it is placed. dup2
+        // clears close-on-exec on the copy; the originals stay close-on-exec.
+        var mapping = [(standardInput, Int32(0)), (standardOutput, 1), (standardError, 2)]
+            .compactMap { source, target in source.map { ($0, target) } }
+        mapping += descriptors.map { ($0.source, $0.target) }
+        let scratch = (mapping.map { max($0.0, $0.1) }.max() ?? 2) + 1
+        for (offset, (source, _)) in mapping.enumerated() {
+            posix_spawn_file_actions_adddup2(&actions, source, scratch + Int32(offset))
+        }
+        for (offset, (_, target)) in mapping.enumerated() {
+            posix_spawn_file_actions_adddup2(&actions, scratch + Int32(offset), target)
+            posix_spawn_file_actions_addclose(&actions, scratch + Int32(offset))
         }
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]

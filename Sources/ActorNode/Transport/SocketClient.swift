@@ -31,7 +31,8 @@ public enum SocketClient {
                 try? await Task.sleep(for: .milliseconds(10))
                 continue
             case let .failed(error):
-                throw .unreachable(reachabilityMessage(path: path, error: error))
+                let message = reachabilityMessage(path: path, error: error)
+                throw error.code == ENOENT ? .noSocket(message) : .unreachable(message)
             }
             break
         }

@@ -50,14 +50,14 @@ enum CoreDaemonMain {
         // Catch stop signals before the socket exists, so none can kill us with it left behind.
         let signals = Signals.stream([SIGINT, SIGTERM, SIGHUP])
 
-        let binding: SocketBinding
+        let binding: ListeningSocket
         let setup: StateDirectorySetup
         let recovered: (state: AppState, revision: UInt64, ledger: ClientLedger)
         let journal: Journal<AppState, AppAction>
         let notices = NoticeBoard()
         let environment = AppEnvironment(notify: notices.post)
         do throws(CommandFailure) {
-            binding = try SocketBinding.claim(path, log: log)
+            binding = try ListeningSocket.open(path: path, environment: environmentVariables, log: log)
             do throws(CommandFailure) {
                 setup = try StateDirectorySetup.claim(stateDirectory)
                 recovered = try setup.recover(environment: environment, log: log)
@@ -80,7 +80,7 @@ enum CoreDaemonMain {
         limits.maximumPayloadLength = options.maximumFrameLength
         let listener: SocketListener
         do {
-            listener = try SocketListener(fd: binding.fd, path: path, limits: limits, log: log)
+            listener = try SocketListener(fd: binding.fd, path: binding.path, limits: limits, log: log)
         } catch {
             binding.release()
             StandardStreams.fail(CommandFailure(.rejected, "cannot watch \(path): \(error)"), program: program)
@@ -101,20 +101,30 @@ enum CoreDaemonMain {
             await core.send(startup)
         }
         let server = SocketServer<AppState, AppAction>(listener: listener, log: log)
-        log("serving \(path) at revision \(recovered.revision) (protocol \(ProtocolVersion.current), fsync \(options.fsync.rawValue), state in \(stateDirectory), core \(core.instanceID))")
+        log("serving \(binding.path)\(binding.isInherited ? " (socket passed by the supervisor)" : "") at revision \(recovered.revision) (protocol \(ProtocolVersion.current), fsync \(options.fsync.rawValue), state in \(stateDirectory), core \(core.instanceID))")
 
-        let stopper = Task {
-            for await signal in signals {
-                log("received \(Signals.name(signal)); shutting down")
-                // Stop taking connections, commit what was applied (releasing its acks), then
-                // say bye to everyone.
-                listener.close()
-                await journal.flush()
-                await server.shutdown(reason: "the core is shutting down")
-                return
-            }
+        // A stop signal, or the launcher that supervises us going away, ends the core the same
+        // way: stop taking connections, commit what was applied (releasing its acks), then say
+        // bye to everyone.
+        let stopRequests = Chan<String>()
+        let signalWatcher = Task {
+            for await signal in signals { stopRequests.trySend("received \(Signals.name(signal))") }
         }
-        await server.run { session in await core.serve(session) }
+        let supervisor = SupervisorWatch.start(environment: environmentVariables) {
+            stopRequests.trySend("the launcher that supervises this core is gone")
+        }
+        let stopper = Task {
+            guard let reason = await stopRequests.receive() else { return }
+            log("\(reason); shutting down")
+            listener.close()
+            await journal.flush()
+            await server.shutdown(reason: "the core is shutting down")
+        }
+        let serving = Task { await server.run { session in await core.serve(session) } }
+        ReadinessNotification.send("READY=1\nMAINPID=\(getpid())\nSTATUS=serving at revision \(recovered.revision)", environment: environmentVariables)
+        await serving.value
+        signalWatcher.cancel()
+        _ = supervisor
         stopper.cancel()
         await journal.close()
         binding.release()

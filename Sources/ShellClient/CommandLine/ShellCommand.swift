@@ -3,8 +3,11 @@ import ActorNode
 /// Options every `shell-client` command takes.
 struct GlobalOptions: Sendable {
     var socket: String?
-    /// How long to wait for the core: to connect and be welcomed, and for each answer.
-    var timeout: Duration = .seconds(10)
+    /// How long to wait for the core: to be welcomed, for each answer, and to come back after a
+    /// restart. nil when not given: 10 s, or 60 s for `attach`'s reconnections.
+    var timeoutOption: Duration?
+
+    var timeout: Duration { timeoutOption ?? .seconds(10) }
 }
 
 /// What `send` sends.
@@ -46,7 +49,7 @@ enum ShellCommand: Equatable {
             case .option("--socket"):
                 options.socket = try cursor.value(for: "--socket")
             case .option("--timeout"):
-                options.timeout = try cursor.seconds(for: "--timeout", in: 0.1 ... 86_400)
+                options.timeoutOption = try cursor.seconds(for: "--timeout", in: 0.1 ... 86_400)
             case .option("-h"), .option("--help"):
                 wantsHelp = true
             case .option("--version"):
@@ -157,7 +160,12 @@ enum ShellCommand: Equatable {
     Options:
       --socket PATH       the core's socket (else $CAMA_SOCKET, else
                           $XDG_RUNTIME_DIR/cama/core.sock, else /tmp/cama-$UID/core.sock)
-      --timeout SECONDS   how long to wait for the core to answer (default 10)
+      --timeout SECONDS   how long to wait for the core to answer, or to come back when it
+                          restarts (default 10; attach waits 60 for a restart)
+
+    When the core restarts, attach and watch reconnect and start again from the state the
+    core has (attach says so on screen, watch on stderr), and send sends its action again
+    with the same client id and sequence number, so it is applied once.
       -h, --help          show this help
       --version           show the version
 

@@ -25,7 +25,7 @@ enum SendCommand {
     private static func sendOne(_ action: AppAction, options: GlobalOptions) async throws(CommandFailure) -> ExitStatus {
         let watchdog = Watchdog(timeout: options.timeout, message: "the core did not answer")
         watchdog.reset()
-        let (link, _) = try await CoreConnection.open(options, role: .script, name: "shell-client send")
+        let (link, _) = try await CoreConnection.open(options, role: .script, name: "shell-client send", reconnectFor: options.timeout)
         let outcome: ActionOutcome
         do {
             outcome = try await link.send(action)
@@ -44,7 +44,7 @@ enum SendCommand {
     /// applies them in order. A line that does not parse or is rejected is reported with its
     /// number and the rest go on; the exit status is the worst seen.
     private static func sendLines(options: GlobalOptions, window: Int = 128) async throws(CommandFailure) -> ExitStatus {
-        let (link, _) = try await CoreConnection.open(options, role: .script, name: "shell-client send -")
+        let (link, _) = try await CoreConnection.open(options, role: .script, name: "shell-client send -", reconnectFor: options.timeout)
         let watchdog = Watchdog(timeout: options.timeout, message: "the core did not answer")
         var inFlight = RingQueue<(line: Int, seq: UInt64)>()
         var worst = ExitStatus.success

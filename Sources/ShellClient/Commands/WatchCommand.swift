@@ -4,7 +4,7 @@ import Wire
 /// `shell-client watch [--json] [--count N]`: the state now, then after every change.
 enum WatchCommand {
     static func run(json: Bool, count: Int?, options: GlobalOptions) async throws(CommandFailure) -> ExitStatus {
-        let (link, _) = try await CoreConnection.open(options, role: .watcher, name: "shell-client watch")
+        let (link, _) = try await CoreConnection.open(options, role: .watcher, name: "shell-client watch", reconnectFor: options.timeout)
         var printed = 0
         for await event in link.events {
             switch event {
@@ -21,6 +21,10 @@ enum WatchCommand {
                 } else {
                     await StandardStreams.out("notice: \(text)\n")
                 }
+            case let .reconnecting(reason):
+                await StandardStreams.err("shell-client: \(reason); reconnecting\n")
+            case let .reconnected(revision):
+                await StandardStreams.err("shell-client: reconnected to the core at revision \(revision)\n")
             case .ended(nil):
                 return .success
             case let .ended(error?):

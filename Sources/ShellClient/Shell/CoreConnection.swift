@@ -11,20 +11,29 @@ enum CoreConnection {
     /// A client id for this process: every action it sends carries it.
     static let clientID = UUID().uuidString.lowercased()
 
-    static func open(_ options: GlobalOptions, role: ClientRole, name: String) async throws(CommandFailure) -> (Link, Welcome<AppState>) {
+    /// Connects and says hello. With `reconnectFor`, the link rides through restarts of the
+    /// core for that long.
+    static func open(_ options: GlobalOptions, role: ClientRole, name: String, reconnectFor window: Duration? = nil) async throws(CommandFailure) -> (Link, Welcome<AppState>) {
         let path = SocketPath.resolve(option: options.socket, environment: ProcessEnvironment.current)
         do {
             _ = try UnixSocket.address(path)
         } catch {
             throw .usage(error.description, program: ShellCommand.program)
         }
-        let session: ShellSession<AppState, AppAction>
+        let timeout = options.timeout
+        // The first connection fails at once when nothing is there; later ones (after a
+        // restart) are retried within the window.
+        let first: ShellSession<AppState, AppAction>
         do {
-            session = try await SocketClient.connect(to: path, timeout: options.timeout)
+            first = try await SocketClient.connect(to: path, timeout: timeout)
         } catch {
             throw failure(error)
         }
-        let link = Link(session: session, hello: Hello(role: role, client: clientID, name: name))
+        let handedOut = FirstSession(first)
+        let link = Link(hello: Hello(role: role, client: clientID, name: name), reconnection: window.map(Link.Reconnection.init)) { () throws(LinkError) in
+            if let session = handedOut.take() { return session }
+            return try await SocketClient.connect(to: path, timeout: timeout)
+        }
         do {
             let welcome = try await link.open(timeout: options.timeout)
             return (link, welcome)
@@ -36,7 +45,7 @@ enum CoreConnection {
     /// The exit status and message for a link that failed or ended.
     static func failure(_ error: LinkError) -> CommandFailure {
         switch error {
-        case let .unreachable(reason):
+        case let .unreachable(reason), let .noSocket(reason):
             return CommandFailure(.unreachable, "\(reason); start a core with 'cama-launch --detach' (or 'swift run cama-launch')")
         case let .timedOut(reason):
             return CommandFailure(.unreachable, "\(reason); is the core overloaded or stopped? see 'cama-launch status'")
@@ -86,6 +95,22 @@ final class Watchdog: Sendable {
         timer.withLock { current in
             current?.cancel()
             current = nil
+        }
+    }
+}
+
+/// The session a command opened first, handed to its link once.
+private final class FirstSession: Sendable {
+    private let session: Mutex<ShellSession<AppState, AppAction>?>
+
+    init(_ session: ShellSession<AppState, AppAction>) {
+        self.session = Mutex(session)
+    }
+
+    func take() -> ShellSession<AppState, AppAction>? {
+        session.withLock { session in
+            defer { session = nil }
+            return session
         }
     }
 }

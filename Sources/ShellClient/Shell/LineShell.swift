@@ -51,6 +51,10 @@ struct LineShell {
                 await output(StateText.render(state, revision: revision))
             case let .notice(text):
                 await output("notice: \(text)\n")
+            case let .reconnecting(reason):
+                await output("-- \(reason); reconnecting --\n")
+            case let .reconnected(revision):
+                await output("-- reconnected to the core at revision \(revision) --\n")
             case let .ended(error):
                 return error
             }

@@ -1,21 +1,23 @@
-import ActorNode
 import Glibc
 
-/// The core's claim on its socket path: the lock, the listening socket, and the identity of the
-/// socket file, so that on the way out we remove our own file and never a successor's.
-struct SocketBinding {
-    let path: String
-    let fd: Int32
-    let lock: SocketLock
+/// A claim on a socket path: the lock beside it, the listening socket, and the identity of the
+/// socket file, so that on the way out the owner removes its own file and never a successor's.
+/// A standalone core claims its socket this way; so does cama-launch, which then passes the
+/// listening socket to each core it starts.
+public struct SocketBinding: Sendable {
+    public let path: String
+    public let fd: Int32
+    public let lock: SocketLock
     private let device: UInt64
     private let inode: UInt64
 
-    /// Takes the lock, clears a stale socket file left by a dead core, and binds.
-    static func claim(_ path: String, log: (String) -> Void) throws(CommandFailure) -> SocketBinding {
+    /// Takes the lock, clears a stale socket file left by a dead owner, and binds. `program`
+    /// names the command in a usage error.
+    public static func claim(_ path: String, program: String, log: (String) -> Void) throws(CommandFailure) -> SocketBinding {
         do {
             _ = try UnixSocket.address(path)
         } catch {
-            throw .usage(error.description, program: DaemonOptions.program)
+            throw .usage(error.description, program: program)
         }
         do {
             try SocketPath.prepareDirectory(for: path)
@@ -57,8 +59,9 @@ struct SocketBinding {
         return SocketBinding(path: path, fd: fd, lock: lock, device: UInt64(bound.st_dev), inode: UInt64(bound.st_ino))
     }
 
-    /// Removes the socket file if it is still ours, then releases the lock.
-    func release() {
+    /// Removes the socket file if it is still ours, then releases the lock. The descriptor is
+    /// left to whoever uses it (a listener closes it).
+    public func release() {
         var info = stat()
         if lstat(path, &info) == 0, UInt64(info.st_dev) == device, UInt64(info.st_ino) == inode {
             unlink(path)
@@ -66,3 +69,4 @@ struct SocketBinding {
         lock.release()
     }
 }
+

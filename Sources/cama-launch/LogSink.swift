@@ -1,0 +1,109 @@
+import ActorNode
+import Glibc
+import Synchronization
+
+/// Where the cores' output and the launcher's own log lines go: one pipe, read by a thread of
+/// the launcher that appends to `core.log` in the state directory (rotated by size), echoes to
+/// the launcher's stderr when asked (`--headless`), and keeps the last lines for the message
+/// the launcher prints when it gives up.
+final class LogSink: Sendable {
+    /// A log file is rotated when it would pass this size; `core.log.1` and `core.log.2` are kept.
+    static let rotationSize = 1 << 20
+    static let keptFiles = 2
+    static let tailLines = 20
+
+    let path: String
+    /// The pipe's write end: give it to each core as its stdout and stderr.
+    let writeFD: Int32
+    private let readFD: Int32
+    private let echo: Bool
+    private let writer: BlockingWriter
+    private let state: Mutex<FileState>
+
+    private struct FileState {
+        var fd: Int32
+        var size: Int
+        var tail: [String] = []
+        var partial = ""
+    }
+
+    init(directory: String, name: String = "core.log", echo: Bool) throws(SystemError) {
+        path = directory + "/" + name
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SystemError("open \(path)") }
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else {
+            close(fd)
+            throw SystemError("pipe")
+        }
+        for end in fds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        readFD = fds[0]
+        writeFD = fds[1]
+        self.echo = echo
+        writer = BlockingWriter(fd: fds[1], name: "cama-logpipe")
+        state = Mutex(FileState(fd: fd, size: FileIO.size(path) ?? 0))
+        SystemThread.detach(name: "cama-log") { [self] in run() }
+    }
+
+    /// Logs a line of the launcher's own, through the same pipe as the cores' output (so the
+    /// order is kept). Never waits.
+    func log(_ program: String, _ message: String) {
+        writer.enqueue(LogLine.line(program, message))
+    }
+
+    /// The last lines written, oldest first.
+    var lastLines: [String] {
+        state.withLock { $0.tail }
+    }
+
+    /// Returns once everything logged so far has reached the pipe.
+    func flush() async {
+        await writer.flush()
+        // Give the reader thread a moment to take it out of the pipe.
+        for _ in 0 ..< 50 {
+            var pending: Int32 = 0
+            if ioctl(readFD, UInt(FIONREAD), &pending) != 0 || pending == 0 { break }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    private func run() {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(readFD, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return }
+            let chunk = Array(buffer[0 ..< count])
+            append(chunk)
+            if echo {
+                _ = chunk.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+            }
+        }
+    }
+
+    private func append(_ chunk: [UInt8]) {
+        state.withLock { state in
+            if state.size + chunk.count > Self.rotationSize, state.size > 0 {
+                rotate(&state)
+            }
+            _ = chunk.withUnsafeBytes { write(state.fd, $0.baseAddress, $0.count) }
+            state.size += chunk.count
+            let text = state.partial + String(decoding: chunk, as: UTF8.self)
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            state.partial = lines.removeLast()
+            state.tail += lines
+            if state.tail.count > Self.tailLines { state.tail.removeFirst(state.tail.count - Self.tailLines) }
+        }
+    }
+
+    /// core.log -> core.log.1 -> core.log.2 (the oldest is dropped), then a fresh core.log.
+    private func rotate(_ state: inout FileState) {
+        close(state.fd)
+        for index in stride(from: Self.keptFiles, to: 0, by: -1) {
+            let older = index == 1 ? path : "\(path).\(index - 1)"
+            rename(older, "\(path).\(index)")
+        }
+        state.fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        state.size = 0
+    }
+}

@@ -1,0 +1,69 @@
+import ActorNode
+import Glibc
+import Synchronization
+
+/// The launcher's end of the readiness protocol: a datagram socket whose name cores find in
+/// `NOTIFY_SOCKET`, on which they send `READY=1` (with `MAINPID=`) once they serve. A thread
+/// receives the messages and hands them over as dictionaries.
+final class NotifyListener: Sendable {
+    /// What to put in `NOTIFY_SOCKET`: a path, or an abstract name written "@…".
+    let address: String
+    let messages = Chan<[String: String]>()
+    private let fd: Int32
+    private let path: String?
+
+    /// Binds next to `socketPath` (in its private directory), or to an abstract name when that
+    /// path would be too long.
+    init(besides socketPath: String) throws(SystemError) {
+        let candidate = SocketPath.directory(of: socketPath) + "/.notify-\(getpid())"
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw SystemError("socket") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        var bytes = Array(candidate.utf8)
+        let usesPath = bytes.count < MemoryLayout.size(ofValue: address.sun_path)
+        if usesPath {
+            unlink(candidate)
+        } else {
+            bytes = [0] + Array("cama-notify-\(getpid())".utf8)
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (usesPath ? 1 : 0))
+        let previousMask = umask(0o177)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        umask(previousMask)
+        guard bound == 0 else {
+            let error = SystemError("bind \(candidate)")
+            close(fd)
+            throw error
+        }
+        self.fd = fd
+        path = usesPath ? candidate : nil
+        self.address = usesPath ? candidate : "@cama-notify-\(getpid())"
+        SystemThread.detach(name: "cama-notify") { [self] in run() }
+    }
+
+    /// Removes the socket's file.
+    func remove() {
+        if let path { unlink(path) }
+    }
+
+    private func run() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            var fields: [String: String] = [:]
+            for line in String(decoding: buffer[0 ..< count], as: UTF8.self).split(separator: "\n") {
+                guard let equals = line.firstIndex(of: "=") else { continue }
+                fields[String(line[..<equals])] = String(line[line.index(after: equals)...])
+            }
+            messages.trySend(fields)
+        }
+    }
+}
