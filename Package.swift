@@ -37,7 +37,7 @@ let package = Package(
 
         .testTarget(name: "WireTests", dependencies: ["Wire", "ActorNode"]),
         .testTarget(name: "ActorNodeTests", dependencies: ["ActorNode", "ActorNodeTesting", "Wire"]),
-        .testTarget(name: "AppTests", dependencies: ["CoreDaemon", "ShellClient", "ActorNode", "ActorNodeTesting", "Wire"]),
+        .testTarget(name: "AppTests", dependencies: ["CoreDaemon", "ShellClient", "cama-launch", "ActorNode", "ActorNodeTesting", "Wire"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ActorNode", "Wire", "CoreDaemon", "ShellClient", "cama-launch"]),
     ]
 )

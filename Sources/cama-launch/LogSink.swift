@@ -7,12 +7,14 @@ import Synchronization
 /// the launcher's stderr when asked (`--headless`), and keeps the last lines for the message
 /// the launcher prints when it gives up.
 final class LogSink: Sendable {
-    /// A log file is rotated when it would pass this size; `core.log.1` and `core.log.2` are kept.
-    static let rotationSize = 1 << 20
+    /// A log file is rotated when it would pass `rotationSize` (1 MiB unless told otherwise);
+    /// `core.log.1` and `core.log.2` are kept.
+    static let defaultRotationSize = 1 << 20
     static let keptFiles = 2
     static let tailLines = 20
 
     let path: String
+    let rotationSize: Int
     /// The pipe's write end: give it to each core as its stdout and stderr.
     let writeFD: Int32
     private let readFD: Int32
@@ -27,8 +29,9 @@ final class LogSink: Sendable {
         var partial = ""
     }
 
-    init(directory: String, name: String = "core.log", echo: Bool) throws(SystemError) {
+    init(directory: String, name: String = "core.log", echo: Bool, rotationSize: Int = defaultRotationSize) throws(SystemError) {
         path = directory + "/" + name
+        self.rotationSize = rotationSize
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SystemError("open \(path)") }
         var fds: [Int32] = [0, 0]
@@ -83,11 +86,17 @@ final class LogSink: Sendable {
 
     private func append(_ chunk: [UInt8]) {
         state.withLock { state in
-            if state.size + chunk.count > Self.rotationSize, state.size > 0 {
-                rotate(&state)
+            // Line by line, so that a file is rotated between two lines, never inside one.
+            var start = 0
+            while start < chunk.count {
+                let end = chunk[start...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? chunk.count
+                if state.size + (end - start) > rotationSize, state.size > 0 {
+                    rotate(&state)
+                }
+                _ = chunk[start ..< end].withUnsafeBytes { write(state.fd, $0.baseAddress, $0.count) }
+                state.size += end - start
+                start = end
             }
-            _ = chunk.withUnsafeBytes { write(state.fd, $0.baseAddress, $0.count) }
-            state.size += chunk.count
             let text = state.partial + String(decoding: chunk, as: UTF8.self)
             var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             state.partial = lines.removeLast()

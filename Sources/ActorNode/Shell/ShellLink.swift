@@ -95,20 +95,38 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     }
 
     /// Connects if needed, says hello and waits for the welcome. Afterwards ``events`` starts
-    /// with the welcome's state.
+    /// with the welcome's state. With a ``Reconnection``, a connection lost before the welcome
+    /// (a core dying just then) is tried again within its window.
     public func open(timeout: Duration = .seconds(5)) async throws(LinkError) -> Welcome<State> {
-        let session: ShellSession<State, Action>
-        if let existing = self.session {
-            session = existing
-        } else if let connector {
-            session = try await connector()
-        } else {
-            throw .closed("no way to reach the core")
+        let deadline = ContinuousClock.now + max(timeout, reconnection?.window ?? timeout)
+        var delay = reconnection?.initialDelay ?? .zero
+        while true {
+            do throws(LinkError) {
+                let session: ShellSession<State, Action>
+                if let existing = self.session {
+                    session = existing
+                } else if let connector {
+                    session = try await connector()
+                } else {
+                    throw LinkError.closed("no way to reach the core")
+                }
+                let remaining = deadline - ContinuousClock.now
+                let welcome = try await handshake(session, timeout: max(.milliseconds(100), min(timeout, remaining)))
+                opened = true
+                wakeConsumer()
+                return welcome
+            } catch {
+                self.session = nil
+                switch error {
+                case .versionMismatch, .protocolError, .goodbye:
+                    throw error
+                case .closed, .timedOut, .unreachable, .noSocket:
+                    guard let reconnection, connector != nil, ContinuousClock.now < deadline else { throw error }
+                    try? await Task.sleep(for: delay)
+                    delay = min(max(delay * 2, reconnection.initialDelay), reconnection.maximumDelay)
+                }
+            }
         }
-        let welcome = try await handshake(session, timeout: timeout)
-        opened = true
-        wakeConsumer()
-        return welcome
     }
 
     /// Says hello on `session` and takes its welcome; starts receiving on it.
