@@ -185,7 +185,7 @@ struct CoreNodeTests {
             case let .state(revision, _): events.append("state \(revision)")
             case let .notice(text): events.append("notice \(text)")
             case .ended: events.append("ended")
-            case .reconnecting, .reconnected: events.append("connection change")
+            case .reconnecting, .reconnected, .presence: events.append("connection change")
             }
             if events.count == 2 { break }
         }

@@ -133,6 +133,7 @@ public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codabl
         commit.then {
             if registry.remove(number) != nil, hello.role.receivesRenditions {
                 log("detached \(hello.role.rawValue) '\(hello.name)' (client \(hello.client))")
+                registry.announcePresence(except: nil)
             }
             session.outbox.finish()
         }
@@ -151,6 +152,7 @@ public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codabl
                 registry.add(number, session, hello: hello)
                 let welcome = Welcome(core: instanceID, pid: getpid(), shells: registry.shellCount, revision: revision, snapshot: state)
                 session.outbox.send(.welcome(welcome))
+                if hello.role.receivesRenditions { registry.announcePresence(except: number) }
             }
         }
         if hello.role.receivesRenditions {

@@ -76,6 +76,15 @@ final class SessionRegistry<State: Codable & Sendable, Action: Codable & Sendabl
         }
     }
 
+    /// Tells every shell and watcher (but the one just welcomed, whose welcome says it) how
+    /// many are attached now.
+    func announcePresence(except welcomed: Int?) {
+        let count = shellCount
+        for (number, entry) in receivers where number != welcomed {
+            if entry.session.outbox.send(.presence(Presence(shells: count))) == .overflow { letGo(number) }
+        }
+    }
+
     /// Forgets a client that fell too far behind. Its outbox now holds only a `too_slow` error;
     /// it gets a moment to read it before the connection is cut.
     func letGo(_ number: Int) {

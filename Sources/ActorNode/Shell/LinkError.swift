@@ -44,6 +44,8 @@ public enum LinkEvent<State: Sendable>: Sendable {
     case state(revision: UInt64, State)
     /// Something the core said to every shell (not part of the state).
     case notice(String)
+    /// How many shells and watchers are attached now.
+    case presence(shells: Int)
     /// The connection was lost (the reason says how); the link is reconnecting. Actions sent
     /// meanwhile wait, and are sent (or sent again) once it is back.
     case reconnecting(String)

@@ -48,6 +48,8 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     private var generation = 0
 
     private var revision: UInt64 = 0
+    /// Shells and watchers attached, as the core last said.
+    public private(set) var shells = 0
     /// The typed state at `revision`, when it has been decoded since the last patch.
     private var decoded: State?
     /// The JSON of the state at `revision`, once a patch has needed it.
@@ -144,6 +146,7 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
             self.session = session
             connected = true
             generation += 1
+            shells = welcome.shells
             revision = welcome.revision
             decoded = welcome.snapshot
             document = nil
@@ -284,6 +287,9 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
                 }
             case let .notice(notice):
                 post(.notice(notice.text))
+            case let .presence(presence):
+                shells = presence.shells
+                post(.presence(shells: presence.shells))
             case let .error(error):
                 // A refusal of this client (version, protocol) is final; falling behind is not.
                 guard error.code == ErrorCode.tooSlow.rawValue, reconnection != nil else {
@@ -407,6 +413,7 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
         case .reject: return "reject"
         case .rendition: return "rendition"
         case .notice: return "notice"
+        case .presence: return "presence"
         case .error: return "error"
         case .bye: return "bye"
         }

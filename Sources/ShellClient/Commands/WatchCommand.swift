@@ -21,6 +21,8 @@ enum WatchCommand {
                 } else {
                     await StandardStreams.out("notice: \(text)\n")
                 }
+            case .presence:
+                break
             case let .reconnecting(reason):
                 await StandardStreams.err("shell-client: \(reason); reconnecting\n")
             case let .reconnected(revision):

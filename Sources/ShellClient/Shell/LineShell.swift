@@ -51,6 +51,8 @@ struct LineShell {
                 await output(StateText.render(state, revision: revision))
             case let .notice(text):
                 await output("notice: \(text)\n")
+            case .presence:
+                break
             case let .reconnecting(reason):
                 await output("-- \(reason); reconnecting --\n")
             case let .reconnected(revision):

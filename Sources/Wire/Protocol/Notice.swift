@@ -8,6 +8,16 @@ public struct Notice: Codable, Sendable, Equatable {
     }
 }
 
+/// How many shells and watchers are attached, sent to each of them whenever the number
+/// changes, so a status line can show who else is there.
+public struct Presence: Codable, Sendable, Equatable {
+    public var shells: Int
+
+    public init(shells: Int) {
+        self.shells = shells
+    }
+}
+
 /// Thrown while decoding a message whose type this side does not know. A client skips such
 /// messages (a newer core may send more kinds); the core treats them as a bad frame.
 public struct UnknownMessageType: Error, Equatable, Sendable {

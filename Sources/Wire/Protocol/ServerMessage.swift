@@ -1,15 +1,16 @@
 /// A frame from the core to a client: `welcome`, `ack`, `reject`, `rendition`, `notice`,
-/// `error` or `bye`.
+/// `presence`, `error` or `bye`.
 public enum ServerMessage<State: Codable & Sendable>: Codable, Sendable {
     case welcome(Welcome<State>)
     case ack(Ack)
     case reject(Reject)
     case rendition(Rendition<State>)
     case notice(Notice)
+    case presence(Presence)
     case error(ErrorMessage)
     case bye(Bye)
 
-    static var names: [String] { ["welcome", "ack", "reject", "rendition", "notice", "error", "bye"] }
+    static var names: [String] { ["welcome", "ack", "reject", "rendition", "notice", "presence", "error", "bye"] }
 
     /// Throws ``UnknownMessageType`` for a well-formed message of a type not listed here, so that
     /// clients can skip what a newer core sends.
@@ -28,6 +29,7 @@ public enum ServerMessage<State: Codable & Sendable>: Codable, Sendable {
         case "reject": self = .reject(try tag.payload.decode(Reject.self, kind: "reject"))
         case "rendition": self = .rendition(try tag.payload.decode(Rendition<State>.self, kind: "rendition"))
         case "notice": self = .notice(try tag.payload.decode(Notice.self, kind: "notice"))
+        case "presence": self = .presence(try tag.payload.decode(Presence.self, kind: "presence"))
         case "error": self = .error(try tag.payload.decode(ErrorMessage.self, kind: "error"))
         default: self = .bye(try tag.payload.map { try Bye(from: $0) } ?? Bye())
         }
@@ -40,6 +42,7 @@ public enum ServerMessage<State: Codable & Sendable>: Codable, Sendable {
         case let .reject(reject): try SingleKeyCoding.encode("reject", reject, to: encoder)
         case let .rendition(rendition): try SingleKeyCoding.encode("rendition", rendition, to: encoder)
         case let .notice(notice): try SingleKeyCoding.encode("notice", notice, to: encoder)
+        case let .presence(presence): try SingleKeyCoding.encode("presence", presence, to: encoder)
         case let .error(error): try SingleKeyCoding.encode("error", error, to: encoder)
         case let .bye(bye): try SingleKeyCoding.encode("bye", bye, to: encoder)
         }

@@ -1,0 +1,72 @@
+import ActorNode
+
+/// One line of a frame: a key saying what it shows (for people and tests), its text, and how
+/// it is drawn.
+struct ScreenLine: Equatable, Sendable {
+    enum Style: Equatable, Sendable {
+        case plain, selected, heading, dim
+    }
+
+    var key: String
+    var text: String
+    var style: Style = .plain
+}
+
+/// A whole screen: its lines, top to bottom, and where the cursor goes (when it is shown, for
+/// text input).
+struct ScreenFrame: Equatable, Sendable {
+    var lines: [ScreenLine]
+    var cursor: (row: Int, column: Int)?
+
+    static func == (lhs: ScreenFrame, rhs: ScreenFrame) -> Bool {
+        lhs.lines == rhs.lines && lhs.cursor?.row == rhs.cursor?.row && lhs.cursor?.column == rhs.cursor?.column
+    }
+}
+
+/// Draws frames on a terminal, writing only the rows that changed since the last frame: a
+/// change to one item costs about one line's worth of bytes, not the whole screen (as Neovim's
+/// remote UIs and curses do).
+struct ScreenRenderer {
+    private var previous: [ScreenLine] = []
+    private var columns = 0
+
+    /// The bytes that turn the screen from the last frame into `frame`. `columns` is the
+    /// terminal's width; a new width redraws everything.
+    mutating func update(to frame: ScreenFrame, columns: Int) -> String {
+        var output = ""
+        if columns != self.columns || frame.lines.count != previous.count {
+            output += TerminalMode.Sequence.clearScreen
+            previous = []
+            self.columns = columns
+        }
+        for (row, line) in frame.lines.enumerated() where row >= previous.count || previous[row] != line {
+            output += TerminalMode.Sequence.moveTo(row: row, column: 0)
+            // The bottom-right cell is left alone: writing it makes some terminals scroll.
+            let isLast = row == frame.lines.count - 1
+            output += Self.styled(line, columns: isLast ? max(0, columns - 1) : columns)
+        }
+        previous = frame.lines
+        if let cursor = frame.cursor {
+            output += TerminalMode.Sequence.moveTo(row: cursor.row, column: cursor.column) + TerminalMode.Sequence.showCursor
+        } else if !output.isEmpty {
+            output += TerminalMode.Sequence.hideCursor
+        }
+        return output
+    }
+
+    /// Forgets the screen, so the next update draws everything (after a resize or a redraw key).
+    mutating func invalidate() {
+        previous = []
+        columns = 0
+    }
+
+    private static func styled(_ line: ScreenLine, columns: Int) -> String {
+        let text = DisplayWidth.fit(line.text, to: columns)
+        switch line.style {
+        case .plain: return text + TerminalMode.Sequence.resetAttributes
+        case .selected: return TerminalMode.Sequence.reverse + text + TerminalMode.Sequence.resetAttributes
+        case .heading: return TerminalMode.Sequence.bold + text + TerminalMode.Sequence.resetAttributes
+        case .dim: return TerminalMode.Sequence.dim + text + TerminalMode.Sequence.resetAttributes
+        }
+    }
+}

@@ -1,0 +1,266 @@
+import Testing
+@testable import ShellClient
+@testable import Wire
+
+/// The full-screen shell's render function, as text frames.
+@Suite("Full-screen render")
+struct ShellScreenTests {
+    private func state(_ count: Int, texts: [String] = []) -> AppState {
+        let items = (1 ... max(1, count)).prefix(count).map { TodoItem(id: $0, text: texts.indices.contains($0 - 1) ? texts[$0 - 1] : "item \($0)") }
+        return AppState(todo: TodoState(items: Array(items), nextId: count + 1))
+    }
+
+    private func frame(_ state: AppState, ui: UIState = UIState(socket: "/run/cama/core.sock"), rows: Int = 24, columns: Int = 80, revision: UInt64 = 7) -> [String] {
+        var ui = ui
+        ui.follow(state.todo.items)
+        return ShellScreen.render(state, revision: revision, ui: ui, size: .init(rows: rows, columns: columns)).frame.lines.map(\.text)
+    }
+
+    @Test("80x24: title, list with the selection on the first item, counter and timer, status line")
+    func standardSize() {
+        var app = state(3)
+        app.todo.items[1].done = true
+        app.todo.items[2].pomodoros = 2
+        app.counter.value = 4
+        app.timer = TimerState(item: 3, running: true, remaining: 1453, deadline: 0)
+        let lines = frame(app)
+        #expect(lines.count == 24)
+        #expect(lines[0] == " CAMA to-do · 3 items, 1 done")
+        #expect(lines[1].hasPrefix("> 1 [ ] item 1"))
+        #expect(lines[2].hasPrefix("  2 [x] item 2"))
+        #expect(lines[3].hasPrefix("  3 [ ] item 3"))
+        #expect(lines[3].hasSuffix(" ◀ 2🍅"))
+        #expect(DisplayWidth.of(lines[3]) == 80)
+        #expect(lines[22] == " counter 4 · focus 3 item 3 · 24:13 left")
+        #expect(lines[23] == " /run/cama/core.sock · connected · r7 · 1 shell · ? help")
+    }
+
+    @Test("20x5 keeps the status line, the counter line and some of the list, each cut to 20 columns")
+    func narrow() {
+        let lines = frame(state(4), rows: 5, columns: 20)
+        #expect(lines.count == 5)
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 20 })
+        #expect(lines[0].hasPrefix(" CAMA to-do"))
+        #expect(lines[1].hasPrefix("> 1 [ ] item 1"))
+        #expect(lines[3].hasPrefix(" counter 0"))
+        #expect(lines[4].hasSuffix("…"))
+        #expect(frame(state(4), rows: 2, columns: 20).count == 2, "even 2 rows: one item and the status line")
+    }
+
+    @Test("wide characters are measured by display width, so nothing wraps or shifts")
+    func wideCharacters() {
+        let lines = frame(state(2, texts: ["買い物リストを作って全部買う、それから家に帰って料理する", "👍🏽 ok café"]), columns: 30)
+        #expect(DisplayWidth.of(lines[1]) == 30)
+        // A wide character that would straddle the edge is left out; the column left is padding.
+        #expect(lines[1] == "> 1 [ ] 買い物リストを作って… ")
+        #expect(lines[2] == "  2 [ ] 👍🏽 ok café" + String(repeating: " ", count: 30 - 8 - 10))
+        #expect(DisplayWidth.of(Character("買")) == 2 && DisplayWidth.of(Character("👍🏽")) == 2 && DisplayWidth.of(Character("é")) == 1)
+        #expect(DisplayWidth.of(Character("e\u{301}")) == 1, "e + combining accent is one column")
+    }
+
+    @Test("a long list scrolls to keep the selection visible, and no further")
+    func scrolling() {
+        let app = state(50)
+        var ui = UIState(socket: "s")
+        ui.follow(app.todo.items)
+        ui.moveSelection(by: 30, in: app.todo.items)
+        let (rendered, scroll) = ShellScreen.render(app, revision: 1, ui: ui, size: .init(rows: 10, columns: 40))
+        #expect(scroll == 31 - 7 + 1 - 1, "7 list rows; item 31 is the last shown")
+        let texts = rendered.lines.map(\.text)
+        #expect(texts[7].hasPrefix("> 31 [ ] item 31"))
+        #expect(ShellScreen.scrollPosition(selected: 25, previous: 24, count: 50, rows: 7) == 24, "unchanged while visible")
+        #expect(ShellScreen.scrollPosition(selected: 3, previous: 24, count: 50, rows: 7) == 3)
+        #expect(ShellScreen.scrollPosition(selected: 49, previous: 0, count: 50, rows: 7) == 43)
+    }
+
+    @Test("? shows the keys over the list")
+    func helpOverlay() {
+        var ui = UIState(socket: "s")
+        ui.mode = .help
+        let lines = frame(state(3), ui: ui)
+        #expect(lines[1] == "  keys (? Esc q close this)")
+        #expect(lines.contains("  a           add an item (Enter sends, Esc cancels)"))
+        #expect(!lines.contains { $0.contains("item 1") })
+    }
+
+    @Test("typing shows the text with the cursor where it is")
+    func inputLine() {
+        var ui = UIState(socket: "s")
+        ui.mode = .input(.init(purpose: .add, text: Array("buy milk"), cursor: 4))
+        let (rendered, _) = ShellScreen.render(state(1), revision: 1, ui: ui, size: .init(rows: 10, columns: 40))
+        #expect(rendered.lines.last?.text == " add: buy milk")
+        #expect(rendered.cursor?.row == 9)
+        #expect(rendered.cursor?.column == 10)
+    }
+
+    @Test("a message replaces the status line until the next key")
+    func messages() {
+        var ui = UIState(socket: "s")
+        ui.message = .init(text: "rejected: no item with id 9", kind: .error)
+        #expect(frame(state(1), ui: ui).last == " rejected: no item with id 9")
+        _ = ShellKeys.handle(.down, ui: &ui, state: state(1))
+        #expect(ui.message == nil)
+    }
+}
+
+@Suite("Full-screen keys and selection")
+struct ShellKeysTests {
+    private let items = (1 ... 5).map { TodoItem(id: $0 * 10, text: "t\($0)") }
+
+    private var app: AppState { AppState(todo: TodoState(items: items, nextId: 60)) }
+
+    @Test("the selection stays on the same item when others are added or removed above it")
+    func selectionFollowsTheItem() {
+        var ui = UIState(socket: "s")
+        ui.follow(items)
+        #expect(ui.selectedID == 10, "the selection starts on the first item")
+        ui.moveSelection(by: 2, in: items)
+        #expect(ui.selectedID == 30)
+        var changed = items
+        changed.insert(TodoItem(id: 99, text: "new"), at: 0)
+        changed.remove(at: 2)
+        ui.follow(changed)
+        #expect(ui.selectedID == 30)
+        #expect(ui.selectedIndex == 2)
+        changed.removeAll { $0.id == 30 }
+        ui.follow(changed)
+        #expect(ui.selectedID == changed[2].id, "when it goes, the selection takes its place")
+    }
+
+    @Test("keys send the actions the help lists")
+    func keys() {
+        var ui = UIState(socket: "s")
+        ui.follow(items)
+        ui.moveSelection(by: 1, in: items)
+        #expect(ShellKeys.handle(.character("x"), ui: &ui, state: app) == [.send(.todo(.toggle(id: 20)))])
+        #expect(ShellKeys.handle(.character(" "), ui: &ui, state: app) == [.send(.todo(.toggle(id: 20)))])
+        #expect(ShellKeys.handle(.character("d"), ui: &ui, state: app) == [.send(.todo(.remove(id: 20)))])
+        #expect(ShellKeys.handle(.character("J"), ui: &ui, state: app) == [.send(.todo(.move(id: 20, position: 3)))])
+        #expect(ShellKeys.handle(.character("K"), ui: &ui, state: app) == [.send(.todo(.move(id: 20, position: 1)))])
+        #expect(ShellKeys.handle(.character("+"), ui: &ui, state: app) == [.send(.counter(.increment))])
+        #expect(ShellKeys.handle(.character("-"), ui: &ui, state: app) == [.send(.counter(.decrement))])
+        #expect(ShellKeys.handle(.character("0"), ui: &ui, state: app) == [.send(.counter(.reset))])
+        #expect(ShellKeys.handle(.character("r"), ui: &ui, state: app) == [.send(.counter(.randomize))])
+        #expect(ShellKeys.handle(.character("t"), ui: &ui, state: app) == [.send(.timer(.start(id: 20, seconds: nil)))])
+        #expect(ShellKeys.handle(.character("s"), ui: &ui, state: app) == [.send(.timer(.stop))])
+        #expect(ShellKeys.handle(.character("p"), ui: &ui, state: app) == [.send(.timer(.pick))])
+        #expect(ShellKeys.handle(.character("q"), ui: &ui, state: app) == [.quit])
+    }
+
+    @Test("clear asks first: y clears, anything else does not")
+    func clearAsks() {
+        var ui = UIState(socket: "s")
+        ui.follow(items)
+        #expect(ShellKeys.handle(.character("c"), ui: &ui, state: app).isEmpty)
+        #expect(ui.mode == .confirmClear)
+        #expect(ShellKeys.handle(.character("n"), ui: &ui, state: app).isEmpty)
+        #expect(ui.mode == .normal)
+        _ = ShellKeys.handle(.character("c"), ui: &ui, state: app)
+        #expect(ShellKeys.handle(.character("y"), ui: &ui, state: app) == [.send(.todo(.clear))])
+    }
+
+    @Test("adding and editing: a line with cursor editing; Enter sends, Esc cancels")
+    func editing() {
+        var ui = UIState(socket: "s")
+        ui.follow(items)
+        _ = ShellKeys.handle(.character("a"), ui: &ui, state: app)
+        for key in [Key.character("m"), .character("l"), .character("k"), .left, .left, .character("i"), .end, .backspace, .character("k"), .home, .delete, .character("M")] {
+            _ = ShellKeys.handle(key, ui: &ui, state: app)
+        }
+        #expect(ui.mode == .input(.init(purpose: .add, text: Array("Milk"), cursor: 1)))
+        #expect(ShellKeys.handle(.enter, ui: &ui, state: app) == [.send(.todo(.add(text: "Milk")))])
+        #expect(ui.mode == .normal)
+
+        _ = ShellKeys.handle(.character("e"), ui: &ui, state: app)
+        #expect(ui.mode == .input(.init(purpose: .edit(id: 10), text: Array("t1"), cursor: 2)))
+        _ = ShellKeys.handle(.control("u"), ui: &ui, state: app)
+        _ = ShellKeys.handle(.character("z"), ui: &ui, state: app)
+        #expect(ShellKeys.handle(.escape, ui: &ui, state: app).isEmpty)
+        #expect(ui.mode == .normal)
+    }
+
+    @Test("the help overlay opens on ? and closes on ?, Esc or q")
+    func help() {
+        var ui = UIState(socket: "s")
+        for closer in [Key.character("?"), .escape, .character("q")] {
+            _ = ShellKeys.handle(.character("?"), ui: &ui, state: app)
+            #expect(ui.mode == .help)
+            #expect(ShellKeys.handle(closer, ui: &ui, state: app).isEmpty, "q closes the help, it does not quit")
+            #expect(ui.mode == .normal)
+        }
+    }
+}
+
+@Suite("Terminal keys and widths")
+struct TerminalDecodingTests {
+    @Test("bytes become keys: arrows in both forms, editing keys, UTF-8, control keys")
+    func decoding() {
+        var decoder = KeyDecoder()
+        #expect(decoder.feed(Array("\u{1B}[A\u{1B}OB\u{1B}[C\u{1B}[D".utf8)) == [.up, .down, .right, .left])
+        #expect(decoder.feed(Array("\u{1B}[3~\u{1B}[H\u{1B}[4~\r\u{7F}".utf8)) == [.delete, .home, .end, .enter, .backspace])
+        #expect(decoder.feed(Array("a買👍".utf8)) == [.character("a"), .character("買"), .character("👍")])
+        #expect(decoder.feed([0x03, 0x0C]) == [.control("c"), .control("l")])
+    }
+
+    @Test("a sequence split across reads still decodes; a lone ESC becomes Escape after a pause")
+    func splitAndEscape() {
+        var decoder = KeyDecoder()
+        #expect(decoder.feed([0x1B]).isEmpty)
+        #expect(decoder.hasPendingEscape)
+        #expect(decoder.feed(Array("[".utf8)).isEmpty)
+        #expect(decoder.feed(Array("B".utf8)) == [.down])
+        #expect(decoder.feed([0x1B]).isEmpty)
+        #expect(decoder.flushEscape() == [.escape])
+        #expect(decoder.feed(Array("買".utf8).prefix(2)).isEmpty)
+        #expect(decoder.feed(Array("買".utf8).suffix(1)) == [.character("買")])
+    }
+
+    @Test("truncation never splits a wide character and always fits")
+    func truncation() {
+        #expect(DisplayWidth.truncate("買い物", to: 4) == "買…")
+        #expect(DisplayWidth.truncate("買い物", to: 6) == "買い物")
+        #expect(DisplayWidth.truncate("abcdef", to: 4) == "abc…")
+        #expect(DisplayWidth.fit("ab", to: 4) == "ab  ")
+        #expect(DisplayWidth.of(DisplayWidth.fit("買い物です", to: 7)) == 7)
+    }
+}
+
+@Suite("Diff rendering")
+struct ScreenRendererTests {
+    private func frame(_ state: AppState, selected: Int = 0) -> ScreenFrame {
+        var ui = UIState(socket: "/run/cama/core.sock")
+        ui.follow(state.todo.items)
+        ui.moveSelection(by: selected, in: state.todo.items)
+        return ShellScreen.render(state, revision: 1, ui: ui, size: .init(rows: 24, columns: 80)).frame
+    }
+
+    @Test("the first frame draws everything; a change to one item writes about one line")
+    func oneLinePerChange() {
+        var app = AppState(todo: TodoState(items: (1 ... 15).map { TodoItem(id: $0, text: "item number \($0)") }, nextId: 16))
+        var renderer = ScreenRenderer()
+        let first = renderer.update(to: frame(app), columns: 80)
+        #expect(first.utf8.count > 24 * 80)
+
+        app.todo.items[7].done = true
+        let second = renderer.update(to: frame(app), columns: 80)
+        // The item's row, plus the title (its done count); each row is 80 columns plus a few
+        // bytes of escape sequences.
+        #expect(second.utf8.count < 2 * 100, "\(second.utf8.count) bytes for one toggled item")
+        #expect(second.contains("8 [x] item number 8"))
+
+        let third = renderer.update(to: frame(app), columns: 80)
+        #expect(third.isEmpty, "nothing changed, nothing written")
+
+        let moved = renderer.update(to: frame(app, selected: 1), columns: 80)
+        #expect(moved.utf8.count < 2 * 110, "moving the selection rewrites two rows")
+    }
+
+    @Test("a new width redraws everything")
+    func resize() {
+        let app = AppState(todo: TodoState(items: [TodoItem(id: 1, text: "a")], nextId: 2))
+        var renderer = ScreenRenderer()
+        _ = renderer.update(to: frame(app), columns: 80)
+        let redrawn = renderer.update(to: frame(app), columns: 60)
+        #expect(redrawn.hasPrefix("\u{1B}[2J"))
+    }
+}
