@@ -23,10 +23,12 @@ enum BenchMain {
                       time its death to the next acknowledged action of a connected client
       --spacing S     seconds between rounds (default 11: past the launcher's 10 s of health,
                       so each round meets the first restart delay, not a backed-off one)
+      -h, --help      show this help
+      --version       show the version
 
-    Prints one line: clients, actions, elapsed seconds, actions per second, and the ack
-    latency's median and 99th percentile in microseconds; or, with --restart-rounds, each
-    round's milliseconds and their median.
+    Prints one line: clients, actions applied in all, elapsed seconds, actions per second,
+    and the ack latency's median and 99th percentile in microseconds; or, with
+    --restart-rounds, each round's milliseconds and their median.
     """
 
     static func main() async {
@@ -50,6 +52,9 @@ enum BenchMain {
                 case .option("-h"), .option("--help"):
                     await StandardStreams.out(help + "\n")
                     return
+                case .option("--version"):
+                    await StandardStreams.out("cama-bench \(CAMAVersion.current) (protocol \(ProtocolVersion.current))\n")
+                    return
                 case let .option(other): throw cursor.unknown(other)
                 case let .operand(other): throw cursor.unexpected(other)
                 }
@@ -64,6 +69,11 @@ enum BenchMain {
             StandardStreams.fail(.usage("--action is not JSON", program: program), program: program)
         }
         let path = SocketPath.resolve(option: socket, environment: ProcessEnvironment.current)
+        do {
+            _ = try UnixSocket.address(path)
+        } catch {
+            StandardStreams.fail(.usage(error.description, program: program), program: program)
+        }
         if let restartRounds {
             await restarts(path: path, rounds: restartRounds, spacing: spacing, action: action)
             return

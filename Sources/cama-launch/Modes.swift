@@ -19,9 +19,9 @@ enum Modes {
         static func start(socket: String, options: LaunchOptions, echo: Bool, log: Log) async throws(CommandFailure) -> Supervision {
             let stateDirectory = StateDirectory.resolve(option: options.stateDirectory, environment: ProcessEnvironment.current)
             do {
-                try StateDirectory.create(stateDirectory)
+                try StateDirectory.prepare(stateDirectory)
             } catch {
-                throw CommandFailure(.rejected, "cannot create the state directory: \(error); choose another with --state-dir")
+                throw CommandFailure(.rejected, error.description)
             }
             let executable = try CompanionExecutables.locate("core-daemon")
             let binding: SocketBinding

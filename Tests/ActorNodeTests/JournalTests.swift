@@ -5,6 +5,11 @@ import Testing
 @testable import ActorNode
 import Wire
 
+/// Replays a probe journal, as `--check` and `--repair` do with the app's reducers.
+let probeReplay: StateDirectoryTool.Replay<Int, Probe> = { log throws(RecoveryFailure) in
+    _ = try log.replay(initial: 0, reducer: probeReducer, environment: ProbeEnvironment(time: TestTime()))
+}
+
 /// The journal on real files: what it writes, what recovery reads back, and how damage is told
 /// apart.
 @Suite("Journal and recovery")
@@ -100,10 +105,10 @@ struct JournalTests {
             #expect(error.offset == second)
             #expect(error.repairable)
         }
-        let (report, healthy) = StateDirectoryTool.check(setup.files, state: Int.self, action: Probe.self)
+        let (report, healthy) = StateDirectoryTool.check(setup.files, state: Int.self, action: Probe.self, replay: probeReplay)
         #expect(!healthy)
         #expect(report.contains { $0.contains("\(segment.name) at offset \(second): checksum mismatch") })
-        let done = try StateDirectoryTool.repair(setup.files, state: Int.self, action: Probe.self)
+        let done = try StateDirectoryTool.repair(setup.files, state: Int.self, action: Probe.self, replay: probeReplay)
         #expect(done.first == "truncated \(segment.name) at offset \(second) (dropped \(bytes.count - second) bytes)")
         let recovered = try Recovery.load(setup.files, state: Int.self, action: Probe.self)
         #expect(recovered.lastRevision == 1)
@@ -113,7 +118,10 @@ struct JournalTests {
     func snapshots() async throws {
         let directory = try TemporaryDirectory()
         var setup = try Setup(threshold: 1024, directory: directory)
-        for value in 1 ... 200 { await setup.store.send(.got(value)) }
+        for value in 1 ... 200 {
+            await setup.store.send(.got(value))
+            if value % 20 == 0 { await setup.journal.settle() }
+        }
         await setup.journal.close()
         #expect(!setup.files.snapshots().isEmpty)
         let recovered = try Recovery.load(setup.files, state: Int.self, action: Probe.self)
@@ -122,7 +130,10 @@ struct JournalTests {
         let (state, revision, _) = try recovered.replay(initial: 0, reducer: probeReducer, environment: ProbeEnvironment(time: TestTime()))
         #expect(state == 20100)
         #expect(revision == 200)
-        #expect(setup.files.journals().count <= 3, "segments the snapshot covers are removed")
+        #expect(setup.files.snapshots().count == 2, "the newest snapshot and the one before it, as a fallback")
+        let previous = setup.files.snapshots()[1].revision
+        #expect(setup.files.journals().first!.revision <= previous + 1, "the segments after the fallback stay")
+        #expect(setup.files.journals().dropFirst().allSatisfy { $0.revision > previous + 1 }, "segments the fallback covers are removed")
 
         // Restarting on the same directory continues the revisions.
         setup = try Setup(threshold: 1024, directory: directory)

@@ -1,4 +1,5 @@
 import ActorNode
+import Glibc
 import Testing
 import Wire
 
@@ -120,8 +121,18 @@ struct FeatureTests {
         try await send(sandbox, "toggle", "1")
         try await send(sandbox, "toggle", "7", status: 1)
         try await send(sandbox, "--json", #"{"timer":{"tick":{"at":0}}}"#, status: 1)
-        await eventually("the trace is written") { core.errorOutput.contains("(internal_action)") }
+        // The same action sent twice (as after a lost connection): acknowledged twice, applied once.
+        let raw = try RawClient.connect(sandbox.socket)
+        defer { raw.close() }
+        try await raw.hello(role: "script")
+        _ = try await raw.receive()
+        for _ in 0 ..< 2 {
+            try await raw.send(#"{"action":{"client":"raw-\#(getpid())","seq":1,"action":{"add":{"text":"twice"}}}}"#)
+            #expect(try await raw.receive()?["ack", "revision"]?.intValue == 3)
+        }
+        await eventually("the trace is written") { core.errorOutput.contains("acknowledged again") }
         let log = core.errorOutput
+        #expect(log.contains(#"trace duplicate from client raw-\#(getpid()) #1: {"add":{"text":"twice"}}: already applied at r3; acknowledged again"#))
         #expect(log.contains(#"trace r1 from client "#))
         #expect(log.contains(#"+ /todo/items/0: {"done":false,"id":1,"pomodoros":0,"text":"traced"}"#))
         #expect(log.contains("~ /todo/nextId: 1 -> 2"))

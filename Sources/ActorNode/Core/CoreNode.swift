@@ -172,11 +172,20 @@ public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codabl
                 log(TraceLine.rejected(action: request.action, origin: .client(id: client, seq: request.seq), rejection: refusal))
             }
         } else {
-            switch await store.send(request.action, from: .client(id: client, seq: request.seq)) {
-            case let .applied(revision, _), let .duplicate(revision):
+            let origin = ActionOrigin.client(id: client, seq: request.seq)
+            switch await store.send(request.action, from: origin) {
+            case let .applied(revision, _):
                 answer = .ack(Ack(seq: request.seq, revision: revision))
+            case let .duplicate(revision):
+                answer = .ack(Ack(seq: request.seq, revision: revision))
+                if trace { log(TraceLine.duplicate(action: request.action, origin: origin, revision: revision)) }
             case let .rejected(rejection):
                 answer = .reject(Reject(seq: request.seq, code: rejection.code, message: rejection.message))
+                // The store traces what its reducers refuse; a sequence it no longer
+                // remembers never reaches them.
+                if trace, rejection.code == "stale_sequence" {
+                    log(TraceLine.rejected(action: request.action, origin: origin, rejection: rejection))
+                }
             }
         }
         commit.then { registry.reply(answer, to: number) }

@@ -21,6 +21,12 @@ enum TraceLine {
         return text
     }
 
+    /// An action sent again (after a lost connection) that was applied before: acknowledged
+    /// again with its first revision, not applied twice.
+    static func duplicate<Action: Encodable>(action: Action, origin: ActionOrigin, revision: UInt64) -> String {
+        "trace duplicate from \(origin): \(json(action)): already applied at r\(revision); acknowledged again"
+    }
+
     static func rejected<Action: Encodable>(action: Action, origin: ActionOrigin, rejection: Rejection) -> String {
         "trace rejected from \(origin): \(json(action)): \(rejection.message) (\(rejection.code))"
     }

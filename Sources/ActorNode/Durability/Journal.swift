@@ -68,6 +68,13 @@ public final class Journal<State: Codable & Sendable, Action: Codable & Sendable
         }
     }
 
+    /// Flushes, then waits for a snapshot in progress (for tests that need every rotation to
+    /// have taken its snapshot).
+    func settle() async {
+        await flush()
+        await snapshots.idle()
+    }
+
     /// Flushes, then stops the journal's thread and waits for a snapshot in progress.
     /// Nothing may be committed afterwards.
     public func close() async {

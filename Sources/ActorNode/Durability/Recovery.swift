@@ -9,6 +9,8 @@ public struct RecoveryFailure: Error, CustomStringConvertible, Sendable {
     public var reason: String
     /// Whether `core-daemon --repair` can fix it by truncating at `offset`.
     public var repairable: Bool
+    /// What recovery noticed before it failed (a damaged snapshot, say), for `--check`.
+    public var notes: [String] = []
 
     public var description: String {
         let location = offset.map { "\(file) at offset \($0)" } ?? file
@@ -40,14 +42,30 @@ public struct RecoveredLog<State: Codable & Sendable, Action: Codable & Sendable
 /// Reading a state directory back: load the newest snapshot that is valid, then scan the
 /// journal segments, checking every record's checksum and that revisions follow one another.
 ///
-/// A record cut short at the very end of the last segment is a torn write: it is reported and
-/// dropped (it was never acknowledged). Anything bad before that is corruption: recovery fails,
-/// naming the file and offset, and the core refuses to start.
+/// The end of the last segment may hold a torn write, a record a crash interrupted before it
+/// was synced (so it was never acknowledged): a record cut short, zero bytes where the write
+/// never reached the disk, or a damaged record holding such zeros (JSON never contains a zero
+/// byte). It is reported and dropped. Anything else bad is corruption, including a complete
+/// record at the end whose checksum fails without any such sign (it may have been
+/// acknowledged): recovery fails, naming the file and offset, and the core refuses to start.
 public enum Recovery {
     public static func load<State: Codable & Sendable, Action: Codable & Sendable>(
         _ files: StateFiles, state: State.Type = State.self, action: Action.Type = Action.self
     ) throws(RecoveryFailure) -> RecoveredLog<State, Action> {
         var log = RecoveredLog<State, Action>(snapshot: nil, snapshotFile: nil, entries: [], tornTail: nil, notes: [], journals: [])
+        do {
+            try load(files, into: &log)
+        } catch {
+            var failure = error
+            failure.notes = log.notes
+            throw failure
+        }
+        return log
+    }
+
+    private static func load<State: Codable & Sendable, Action: Codable & Sendable>(
+        _ files: StateFiles, into log: inout RecoveredLog<State, Action>
+    ) throws(RecoveryFailure) {
         for entry in files.snapshots() {
             do {
                 let bytes = try FileIO.read(entry.path)
@@ -81,6 +99,10 @@ public enum Recovery {
             var offset = 0
             var records = 0
             scanning: while true {
+                if isLast, offset < bytes.count, bytes[offset...].allSatisfy({ $0 == 0 }) {
+                    log.tornTail = (segment.name, offset, bytes.count - offset)
+                    break scanning
+                }
                 switch DurableRecord.scan(bytes, at: offset) {
                 case .end:
                     break scanning
@@ -93,6 +115,15 @@ public enum Recovery {
                     }
                     records += 1
                     if entry.revision > base {
+                        if log.entries.isEmpty, entry.revision > expected {
+                            let missing = log.snapshot == nil && !log.notes.isEmpty
+                                ? "the snapshot that held them is damaged"
+                                : "no snapshot holds them"
+                            throw RecoveryFailure(
+                                file: segment.name, offset: offset,
+                                reason: "the journal resumes at revision \(entry.revision), but revisions \(expected) to \(entry.revision - 1) are missing: \(missing); restore the state directory from a backup, or move it away to start from the empty state",
+                                repairable: false)
+                        }
                         guard entry.revision == expected else {
                             throw RecoveryFailure(
                                 file: segment.name, offset: offset,
@@ -109,24 +140,26 @@ public enum Recovery {
                     log.tornTail = (segment.name, offset, available)
                     break scanning
                 case let .corrupt(reason):
-                    // A damaged record that runs to the end of the last segment is a write the
-                    // crash interrupted; anything followed by more data is corruption.
-                    let declared = DurableRecord.headerLength + declaredLength(bytes, at: offset)
-                    if isLast, offset + declared >= bytes.count {
+                    // At the end of the last segment, zeros inside the record are a write that
+                    // never reached the disk; without them the record was whole once.
+                    let recordEnd = offset + DurableRecord.headerLength + declaredLength(bytes, at: offset)
+                    let reachesEnd = recordEnd >= bytes.count
+                    let payloadStart = min(bytes.count, offset + DurableRecord.headerLength)
+                    if isLast, reachesEnd, bytes[payloadStart...].contains(0) {
                         log.tornTail = (segment.name, offset, bytes.count - offset)
                         break scanning
                     }
-                    throw RecoveryFailure(file: segment.name, offset: offset, reason: "\(reason), and records follow it", repairable: true)
+                    let after = reachesEnd && isLast
+                        ? "in the last record, which is complete and may have been acknowledged"
+                        : "and records follow it"
+                    throw RecoveryFailure(file: segment.name, offset: offset, reason: "\(reason), \(after)", repairable: true)
                 }
             }
             log.journals.append((segment.name, records, bytes.count))
         }
-        if let first = log.entries.first, first.revision != base + 1 {
-            throw RecoveryFailure(file: segments.first?.name ?? "journal", offset: nil, reason: "the journal starts at revision \(first.revision) but the snapshot is at \(base)", repairable: false)
-        }
-        return log
     }
 
+    /// The payload length a record's header declares.
     private static func declaredLength(_ bytes: [UInt8], at offset: Int) -> Int {
         guard bytes.count - offset >= 4 else { return 0 }
         return Int((0 ..< 4).reduce(UInt32(0)) { $0 << 8 | UInt32(bytes[offset + $1]) })

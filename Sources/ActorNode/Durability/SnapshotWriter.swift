@@ -3,8 +3,9 @@ import Synchronization
 import Wire
 
 /// Writes snapshots on a thread of its own, one at a time, then removes what they make
-/// unnecessary: older snapshots, and journal segments that hold only revisions the snapshot
-/// covers.
+/// unnecessary. One generation is kept back: the previous snapshot and the journal segments
+/// after it stay, so that recovery can fall back on them if the newest snapshot is damaged;
+/// anything older goes.
 final class SnapshotWriter<State: Codable & Sendable>: Sendable {
     private let files: StateFiles
     private let log: @Sendable (String) -> Void
@@ -56,13 +57,15 @@ final class SnapshotWriter<State: Codable & Sendable>: Sendable {
     }
 
     private func removeCovered(by revision: UInt64) {
+        // The snapshot before this one is the fallback; only what it covers can go.
+        guard let previous = files.snapshots().first(where: { $0.revision < revision }) else { return }
         var removed = false
-        for snapshot in files.snapshots() where snapshot.revision < revision {
+        for snapshot in files.snapshots() where snapshot.revision < previous.revision {
             removed = unlinkFile(snapshot.path) || removed
         }
-        // A segment is covered when the next one starts at or before revision + 1.
+        // A segment is covered when the next one starts at or before previous + 1.
         let segments = files.journals()
-        for (index, segment) in segments.enumerated() where index + 1 < segments.count && segments[index + 1].revision <= revision + 1 {
+        for (index, segment) in segments.enumerated() where index + 1 < segments.count && segments[index + 1].revision <= previous.revision + 1 {
             removed = unlinkFile(segment.path) || removed
         }
         if removed {

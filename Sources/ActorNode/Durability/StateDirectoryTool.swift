@@ -4,59 +4,90 @@ import Wire
 /// `core-daemon --check` and `--repair`: what a state directory holds, and cutting a damaged
 /// journal back to its last good record.
 public enum StateDirectoryTool {
-    /// A readable report of the directory; `healthy` is false when recovery would refuse it.
+    /// Replays recovered records through the app's reducers, throwing where they disagree (a
+    /// journal written by another version of the app, say).
+    public typealias Replay<State: Codable & Sendable, Action: Codable & Sendable> =
+        @Sendable (RecoveredLog<State, Action>) throws(RecoveryFailure) -> Void
+
+    /// A readable report of the directory; `healthy` is false when a core would refuse it, or
+    /// when there is no such directory (a core would start from the empty state there, which is
+    /// rarely what someone checking it meant).
     public static func check<State: Codable & Sendable, Action: Codable & Sendable>(
-        _ files: StateFiles, state: State.Type, action: Action.Type
+        _ files: StateFiles, state: State.Type, action: Action.Type, replay: Replay<State, Action>
     ) -> (report: [String], healthy: Bool) {
         var report = ["state directory: \(files.directory)"]
-        do {
-            let log = try Recovery.load(files, state: state, action: action)
-            report += log.notes
-            if let file = log.snapshotFile, let snapshot = log.snapshot {
-                report.append("\(file): revision \(snapshot.revision), valid")
-            } else {
-                report.append("no snapshot: the journal starts from the empty state")
-            }
-            for journal in log.journals {
-                report.append("\(journal.file): \(journal.records) records, \(journal.bytes) bytes")
-            }
-            if let torn = log.tornTail {
-                report.append("\(torn.file) ends with a torn record at offset \(torn.offset) (\(torn.bytes) bytes): a write a crash interrupted, never acknowledged; it is dropped at startup")
-            }
-            report.append("recovers to revision \(log.lastRevision)")
-            return (report, true)
-        } catch {
-            report.append("\(error)")
-            report.append(error.repairable
-                ? "the core refuses to start; 'core-daemon --repair' truncates the journal at that offset (losing what follows)"
-                : "the core refuses to start; this is not something --repair can fix")
+        guard files.exists else {
+            report.append("it does not exist: a core started with it would create it and start from the empty state")
             return (report, false)
         }
+        let log: RecoveredLog<State, Action>
+        do {
+            log = try Recovery.load(files, state: state, action: action)
+        } catch {
+            report += error.notes
+            return (report + refusal(error), false)
+        }
+        report += log.notes
+        if let file = log.snapshotFile, let snapshot = log.snapshot {
+            report.append("\(file): revision \(snapshot.revision), valid")
+        } else {
+            report.append("no snapshot: the journal starts from the empty state")
+        }
+        for journal in log.journals {
+            report.append("\(journal.file): \(journal.records) records, \(journal.bytes) bytes")
+        }
+        if let torn = log.tornTail {
+            report.append("\(torn.file) ends with a torn record at offset \(torn.offset) (\(torn.bytes) bytes): a write a crash interrupted, never acknowledged; it is dropped at startup")
+        }
+        for leftover in files.leftovers() {
+            report.append("\(leftover.name): left by an interrupted snapshot; removed at startup")
+        }
+        do {
+            try replay(log)
+        } catch {
+            return (report + refusal(error), false)
+        }
+        report.append("replays through this version of the app to revision \(log.lastRevision): sound")
+        return (report, true)
+    }
+
+    private static func refusal(_ error: RecoveryFailure) -> [String] {
+        [
+            "\(error)",
+            error.repairable
+                ? "the core refuses to start; 'core-daemon --repair' truncates the journal at that offset (losing what follows)"
+                : "the core refuses to start; this is not something --repair can fix",
+        ]
     }
 
     /// Truncates the journal at the first bad record (and removes later segments, which would
-    /// no longer follow), then checks again. Returns what it did; throws when it cannot repair.
+    /// no longer follow), drops a torn tail, then replays what is left to make sure a core will
+    /// start. Returns what it did; throws when it cannot repair.
     public static func repair<State: Codable & Sendable, Action: Codable & Sendable>(
-        _ files: StateFiles, state: State.Type, action: Action.Type
+        _ files: StateFiles, state: State.Type, action: Action.Type, replay: Replay<State, Action>
     ) throws(RecoveryFailure) -> [String] {
         var done: [String] = []
-        for _ in 0 ..< 2 {
+        // Each pass fixes one problem: a corrupt record, then perhaps the torn tail it leaves.
+        for _ in 0 ..< 4 {
+            let log: RecoveredLog<State, Action>
             do {
-                let log = try Recovery.load(files, state: state, action: action)
-                if let torn = log.tornTail {
-                    try cut(files, file: torn.file, at: torn.offset, done: &done)
-                    continue
-                }
-                done.append("the journal is sound: it recovers to revision \(log.lastRevision)")
-                return done
+                log = try Recovery.load(files, state: state, action: action)
             } catch {
                 guard error.repairable, let offset = error.offset else { throw error }
                 try cut(files, file: error.file, at: offset, done: &done)
+                continue
             }
+            if let torn = log.tornTail {
+                try cut(files, file: torn.file, at: torn.offset, done: &done)
+                continue
+            }
+            try replay(log)
+            done.append(done.isEmpty
+                ? "nothing to repair: the state directory recovers to revision \(log.lastRevision)"
+                : "the state directory now recovers to revision \(log.lastRevision)")
+            return done
         }
-        let log = try Recovery.load(files, state: state, action: action)
-        done.append("the journal recovers to revision \(log.lastRevision)")
-        return done
+        throw RecoveryFailure(file: files.directory, offset: nil, reason: "still damaged after \(done.count) repairs: \(done.joined(separator: "; "))", repairable: false)
     }
 
     private static func cut(_ files: StateFiles, file: String, at offset: Int, done: inout [String]) throws(RecoveryFailure) {

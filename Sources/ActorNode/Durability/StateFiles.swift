@@ -34,6 +34,17 @@ public struct StateFiles: Sendable {
         entries(prefix: "snapshot-", suffix: ".snap").reversed()
     }
 
+    /// Temporary files an interrupted snapshot left (`*.tmp`); never read, safe to remove.
+    public func leftovers() -> [Entry] {
+        entries(prefix: "snapshot-", suffix: ".snap.tmp")
+    }
+
+    /// Whether the directory exists.
+    public var exists: Bool {
+        var status = stat()
+        return stat(directory, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
     public func path(_ name: String) -> String {
         directory + "/" + name
     }

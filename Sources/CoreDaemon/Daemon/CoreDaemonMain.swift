@@ -26,11 +26,15 @@ enum CoreDaemonMain {
         let environmentVariables = ProcessEnvironment.current
         let stateDirectory = StateDirectory.resolve(option: options.stateDirectory, environment: environmentVariables)
         if options.check {
-            let (report, healthy) = StateDirectoryTool.check(StateFiles(directory: stateDirectory), state: AppState.self, action: AppAction.self)
+            let (report, healthy) = StateDirectoryTool.check(
+                StateFiles(directory: stateDirectory), state: AppState.self, action: AppAction.self, replay: StateDirectorySetup.replay)
             await StandardStreams.out(report.joined(separator: "\n") + "\n")
             exit(healthy ? 0 : ExitStatus.rejected.rawValue)
         }
         if options.repair {
+            guard StateFiles(directory: stateDirectory).exists else {
+                StandardStreams.fail(CommandFailure(.rejected, "the state directory \(stateDirectory) does not exist: nothing to repair; check the --state-dir you meant"), program: program)
+            }
             let setup: StateDirectorySetup
             do {
                 setup = try StateDirectorySetup.claim(stateDirectory)
@@ -38,7 +42,7 @@ enum CoreDaemonMain {
                 StandardStreams.fail(error, program: program)
             }
             do {
-                let done = try StateDirectoryTool.repair(setup.files, state: AppState.self, action: AppAction.self)
+                let done = try StateDirectoryTool.repair(setup.files, state: AppState.self, action: AppAction.self, replay: StateDirectorySetup.replay)
                 await StandardStreams.out(done.joined(separator: "\n") + "\n")
                 setup.lock.release()
                 exit(0)
@@ -100,8 +104,9 @@ enum CoreDaemonMain {
         if let startup = AppReducer.startup(for: await core.current.state) {
             await core.send(startup)
         }
+        let startRevision = await core.current.revision
         let server = SocketServer<AppState, AppAction>(listener: listener, log: log)
-        log("serving \(binding.path)\(binding.isInherited ? " (socket passed by the supervisor)" : "") at revision \(recovered.revision) (protocol \(ProtocolVersion.current), fsync \(options.fsync.rawValue), state in \(stateDirectory), core \(core.instanceID))")
+        log("serving \(binding.path)\(binding.isInherited ? " (socket passed by the supervisor)" : "") at revision \(startRevision) (protocol \(ProtocolVersion.current), fsync \(options.fsync.rawValue), state in \(stateDirectory), core \(core.instanceID))")
 
         // A stop signal, or the launcher that supervises us going away, ends the core the same
         // way: stop taking connections, commit what was applied (releasing its acks), then say
@@ -121,7 +126,7 @@ enum CoreDaemonMain {
             await server.shutdown(reason: "the core is shutting down")
         }
         let serving = Task { await server.run { session in await core.serve(session) } }
-        ReadinessNotification.send("READY=1\nMAINPID=\(getpid())\nSTATUS=serving at revision \(recovered.revision)", environment: environmentVariables)
+        ReadinessNotification.send("READY=1\nMAINPID=\(getpid())\nSTATUS=serving at revision \(startRevision)", environment: environmentVariables)
         await serving.value
         signalWatcher.cancel()
         _ = supervisor

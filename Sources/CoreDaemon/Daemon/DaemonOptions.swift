@@ -40,8 +40,8 @@ struct DaemonOptions {
                          passes this size (default 8388608)
       --max-frame BYTES  the largest frame accepted from a client (default 16777216)
       --trace            log every action, who sent it, and what it changed (old -> new)
-      --check            report what the state directory holds and whether it recovers;
-                         exit 1 if the journal is corrupt
+      --check            report what the state directory holds and whether a core would start
+                         on it (replaying the journal); exit 1 if not, or if it does not exist
       --repair           truncate a damaged journal at its last good record (the core must be
                          stopped); what follows the damage is lost
       -h, --help         show this help

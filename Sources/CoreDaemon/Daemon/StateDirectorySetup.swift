@@ -1,4 +1,5 @@
 import ActorNode
+import Glibc
 import Wire
 
 /// The core's claim on its state directory: created 0700, locked so that one core at a time
@@ -13,9 +14,9 @@ struct StateDirectorySetup {
     /// Creates and locks the directory.
     static func claim(_ directory: String) throws(CommandFailure) -> StateDirectorySetup {
         do {
-            try StateDirectory.create(directory)
+            try StateDirectory.prepare(directory)
         } catch {
-            throw CommandFailure(.rejected, "cannot create the state directory: \(error); choose another with --state-dir")
+            throw CommandFailure(.rejected, error.description)
         }
         do {
             let lock = try SocketLock.acquire(path: lockPath(directory))
@@ -29,12 +30,21 @@ struct StateDirectorySetup {
         }
     }
 
+    /// Replays what recovery found through the app's reducers, effects off, for `--check` and
+    /// `--repair`: a journal this version of the app cannot replay would stop a core too.
+    static func replay(_ recovered: RecoveredLog<AppState, AppAction>) throws(RecoveryFailure) {
+        _ = try recovered.replay(initial: AppState(), reducer: AppReducer.reducer, environment: AppEnvironment())
+    }
+
     /// Loads the snapshot and journal, drops a torn last record, and replays to the state the
     /// core starts from.
     func recover(environment: AppEnvironment, log: (String) -> Void) throws(CommandFailure) -> (state: AppState, revision: UInt64, ledger: ClientLedger) {
         do {
             let recovered = try Recovery.load(files, state: AppState.self, action: AppAction.self)
             for note in recovered.notes { log(note) }
+            for leftover in files.leftovers() where unlink(leftover.path) == 0 {
+                log("removed \(leftover.name), left by an interrupted snapshot")
+            }
             if let torn = recovered.tornTail {
                 try FileIO.truncate(files.path(torn.file), to: torn.offset)
                 log("dropped a torn record at \(torn.file) offset \(torn.offset) (\(torn.bytes) bytes): a write a crash interrupted, never acknowledged")
@@ -44,6 +54,7 @@ struct StateDirectorySetup {
             log("recovered revision \(result.revision) from \(source)\(recovered.entries.count) journal records")
             return result
         } catch let failure as RecoveryFailure {
+            for note in failure.notes { log(note) }
             let advice = failure.repairable
                 ? "'core-daemon --check' shows the damage; 'core-daemon --repair' truncates the journal there"
                 : "see 'core-daemon --check'"

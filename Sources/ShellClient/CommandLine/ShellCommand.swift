@@ -118,8 +118,9 @@ enum ShellCommand: Equatable {
     shell-client: a shell of the CAMA to-do core, for people and for scripts.
 
     Usage:
-      shell-client [attach]                  an interactive shell (line mode): type verbs,
-                                             see the list after every change made by anyone
+      shell-client [attach]                  an interactive shell: full screen on a terminal
+                                             (? shows its keys), else line mode (type verbs);
+                                             shows every change made by anyone
       shell-client send VERB [ARGS...]       send one action and wait until it is applied
       shell-client send --json JSON          send one action written as JSON
       shell-client send -                    send one action per line from stdin (verbs or JSON)
@@ -162,12 +163,12 @@ enum ShellCommand: Equatable {
                           $XDG_RUNTIME_DIR/cama/core.sock, else /tmp/cama-$UID/core.sock)
       --timeout SECONDS   how long to wait for the core to answer, or to come back when it
                           restarts (default 10; attach waits 60 for a restart)
+      -h, --help          show this help
+      --version           show the version
 
     When the core restarts, attach and watch reconnect and start again from the state the
     core has (attach says so on screen, watch on stderr), and send sends its action again
     with the same client id and sequence number, so it is applied once.
-      -h, --help          show this help
-      --version           show the version
 
     Exit status: 0 success · 1 action rejected · 2 usage error · 3 core unreachable or
     timed out · 4 protocol or version error

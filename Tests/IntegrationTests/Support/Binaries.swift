@@ -5,6 +5,7 @@ enum Binary: String, CaseIterable {
     case coreDaemon = "core-daemon"
     case shellClient = "shell-client"
     case camaLaunch = "cama-launch"
+    case camaBench = "cama-bench"
 
     /// The build directory: the test bundle's own directory.
     static let directory: String = {
