@@ -31,8 +31,18 @@ struct ShellScreenTests {
         #expect(lines[3].hasPrefix("  3 [ ] item 3"))
         #expect(lines[3].hasSuffix(" ◀ 2🍅"))
         #expect(DisplayWidth.of(lines[3]) == 80)
-        #expect(lines[22] == " counter 4 · focus 3 item 3 · 24:13 left")
+        #expect(lines[22] == " counter 4 · focus 24:13 left · 3 item 3")
         #expect(lines[23] == " /run/cama/core.sock · connected · r7 · 1 shell · ? help")
+    }
+
+    @Test("a long focused item's text is cut on the counter line; the time left never is")
+    func focusTimeStays() {
+        var app = state(2)
+        app.todo.items[1].text = "call mum about the weekend plans and the long list of things"
+        app.timer = TimerState(item: 2, running: true, remaining: 61, deadline: 0)
+        let line = frame(app, rows: 12, columns: 40)[10]
+        #expect(line == " counter 0 · focus 1:01 left · 2 call m…")
+        #expect(DisplayWidth.of(line) == 40)
     }
 
     @Test("20x5 keeps the status line, the counter line and some of the list, each cut to 20 columns")
@@ -64,13 +74,32 @@ struct ShellScreenTests {
         var ui = UIState(socket: "s")
         ui.follow(app.todo.items)
         ui.moveSelection(by: 30, in: app.todo.items)
-        let (rendered, scroll) = ShellScreen.render(app, revision: 1, ui: ui, size: .init(rows: 10, columns: 40))
+        let (rendered, scroll, _) = ShellScreen.render(app, revision: 1, ui: ui, size: .init(rows: 10, columns: 40))
         #expect(scroll == 31 - 7 + 1 - 1, "7 list rows; item 31 is the last shown")
         let texts = rendered.lines.map(\.text)
         #expect(texts[7].hasPrefix("> 31 [ ] item 31"))
         #expect(ShellScreen.scrollPosition(selected: 25, previous: 24, count: 50, rows: 7) == 24, "unchanged while visible")
         #expect(ShellScreen.scrollPosition(selected: 3, previous: 24, count: 50, rows: 7) == 3)
         #expect(ShellScreen.scrollPosition(selected: 49, previous: 0, count: 50, rows: 7) == 43)
+    }
+
+    @Test("a help taller than the screen scrolls with ↑ ↓ and shows its last key")
+    func helpScrolls() {
+        var ui = UIState(socket: "s")
+        _ = ShellKeys.handle(.character("?"), ui: &ui, state: state(3))
+        var lines = frame(state(3), ui: ui, rows: 8, columns: 60)
+        #expect(lines[1] == "  keys (↑ ↓ scroll; ? Esc q close this)")
+        #expect(lines[2] == "  ↑ ↓ or j k  move the selection")
+        for _ in 0 ..< 20 {
+            _ = ShellKeys.handle(.down, ui: &ui, state: state(3))
+            // As the shell does: render, and keep the scroll positions it settled on.
+            ui.helpScroll = ShellScreen.render(state(3), revision: 1, ui: ui, size: .init(rows: 8, columns: 60)).helpScroll
+        }
+        lines = frame(state(3), ui: ui, rows: 8, columns: 60)
+        #expect(lines[5] == "  q           quit", "the last key is on the last help row")
+        _ = ShellKeys.handle(.character("k"), ui: &ui, state: state(3))
+        #expect(ui.mode == .help)
+        #expect(frame(state(3), ui: ui, rows: 8, columns: 60)[5] == "  Ctrl-L      redraw")
     }
 
     @Test("? shows the keys over the list")
@@ -87,7 +116,7 @@ struct ShellScreenTests {
     func inputLine() {
         var ui = UIState(socket: "s")
         ui.mode = .input(.init(purpose: .add, text: Array("buy milk"), cursor: 4))
-        let (rendered, _) = ShellScreen.render(state(1), revision: 1, ui: ui, size: .init(rows: 10, columns: 40))
+        let (rendered, _, _) = ShellScreen.render(state(1), revision: 1, ui: ui, size: .init(rows: 10, columns: 40))
         #expect(rendered.lines.last?.text == " add: buy milk")
         #expect(rendered.cursor?.row == 9)
         #expect(rendered.cursor?.column == 10)

@@ -137,8 +137,9 @@ struct FullScreenShell {
                 }
             }
             let size = TerminalMode.size()
-            let (frame, scroll) = ShellScreen.render(state, revision: revision, ui: ui, size: .init(rows: size.rows, columns: size.columns))
+            let (frame, scroll, helpScroll) = ShellScreen.render(state, revision: revision, ui: ui, size: .init(rows: size.rows, columns: size.columns))
             ui.scroll = scroll
+            ui.helpScroll = helpScroll
             let bytes = renderer.update(to: frame, columns: size.columns)
             if !bytes.isEmpty {
                 await StandardStreams.out(bytes)

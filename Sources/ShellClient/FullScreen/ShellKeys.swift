@@ -13,7 +13,12 @@ enum ShellKeys {
         ui.message = nil
         switch ui.mode {
         case .help:
-            if [.character("?"), .escape, .character("q")].contains(key) { ui.mode = .normal }
+            switch key {
+            case .character("?"), .escape, .character("q"): ui.mode = .normal
+            case .up, .character("k"): ui.helpScroll = max(0, ui.helpScroll - 1)
+            case .down, .character("j"): ui.helpScroll += 1
+            default: break
+            }
             return []
         case .confirmClear:
             ui.mode = .normal
@@ -76,7 +81,9 @@ enum ShellKeys {
             return selected.map { [.send(.timer(.start(id: $0.id, seconds: nil)))] } ?? []
         case .character("s"): return [.send(.timer(.stop))]
         case .character("p"): return [.send(.timer(.pick))]
-        case .character("?"): ui.mode = .help
+        case .character("?"):
+            ui.mode = .help
+            ui.helpScroll = 0
         case .character("q"), .control("c"), .control("d"): return [.quit]
         case .control("l"): return [.redraw]
         default: break

@@ -14,8 +14,9 @@ enum ShellScreen {
         var columns: Int
     }
 
-    /// The frame, and the scroll position that keeps the selection visible (to remember).
-    static func render(_ state: AppState, revision: UInt64, ui: UIState, size: Size) -> (frame: ScreenFrame, scroll: Int) {
+    /// The frame, the scroll position that keeps the selection visible, and the help's scroll
+    /// position within its bounds (both to remember in the UI state).
+    static func render(_ state: AppState, revision: UInt64, ui: UIState, size: Size) -> (frame: ScreenFrame, scroll: Int, helpScroll: Int) {
         let rows = max(1, size.rows)
         let columns = max(1, size.columns)
         let showsTitle = rows >= 5
@@ -29,8 +30,9 @@ enum ShellScreen {
         }
         let items = state.todo.items
         let scroll = scrollPosition(selected: ui.selectedIndex, previous: ui.scroll, count: items.count, rows: listRows)
+        let helpScroll = helpScrollPosition(ui.helpScroll, rows: listRows)
         if ui.mode == .help {
-            lines += helpLines(rows: listRows, columns: columns)
+            lines += helpLines(rows: listRows, columns: columns, scroll: helpScroll)
         } else {
             for row in 0 ..< listRows {
                 let index = scroll + row
@@ -47,12 +49,12 @@ enum ShellScreen {
             }
         }
         if showsCounter {
-            lines.append(ScreenLine(key: "counter", text: DisplayWidth.truncate(counterLine(state), to: columns), style: .plain))
+            lines.append(ScreenLine(key: "counter", text: counterLine(state, columns: columns), style: .plain))
         }
         let (status, statusCursor) = statusLine(revision: revision, ui: ui, state: state, columns: columns)
         if let statusCursor { cursor = (lines.count, statusCursor) }
         lines.append(ScreenLine(key: "status", text: status, style: ui.message?.kind == .error ? .heading : .dim))
-        return (ScreenFrame(lines: lines, cursor: cursor), scroll)
+        return (ScreenFrame(lines: lines, cursor: cursor), scroll, helpScroll)
     }
 
     /// The first row shown: unchanged if the selection is visible, else just enough to show it.
@@ -82,15 +84,18 @@ enum ShellScreen {
         return left + DisplayWidth.fit(item.text, to: available) + right
     }
 
-    static func counterLine(_ state: AppState) -> String {
+    /// ` counter 4 · focus 24:13 left · 3 water plants`: the time left comes before the item's
+    /// text, so a long text is what gets cut, never the time.
+    static func counterLine(_ state: AppState, columns: Int) -> String {
         var text = " counter \(state.counter.value)"
-        if state.timer.running, let item = state.timer.item {
-            let name = state.todo.items.first { $0.id == item }?.text ?? "?"
-            text += " · focus \(item) \(name) · \(StateText.clock(state.timer.remaining)) left"
-        } else {
-            text += " · no focus"
+        guard state.timer.running, let item = state.timer.item else {
+            return DisplayWidth.truncate(text + " · no focus", to: columns)
         }
-        return text
+        text += " · focus \(StateText.clock(state.timer.remaining)) left · \(item) "
+        let name = state.todo.items.first { $0.id == item }?.text ?? "?"
+        let available = columns - DisplayWidth.of(text)
+        guard available >= 1 else { return DisplayWidth.truncate(text, to: columns) }
+        return text + DisplayWidth.truncate(name, to: available)
     }
 
     /// The status line, and the cursor's column when text is being typed in it.
@@ -141,10 +146,26 @@ enum ShellScreen {
         "q           quit",
     ]
 
-    static func helpLines(rows: Int, columns: Int) -> [ScreenLine] {
-        (0 ..< rows).map { row in
-            let text = row < helpText.count ? "  " + helpText[row] : ""
-            return ScreenLine(key: "help-\(row)", text: DisplayWidth.truncate(text, to: columns), style: row == 0 ? .heading : .plain)
+    /// The first line of the help's body shown on `rows` rows: within what keeps them full.
+    static func helpScrollPosition(_ wanted: Int, rows: Int) -> Int {
+        min(max(0, wanted), max(0, helpText.count - 1 - max(0, rows - 1)))
+    }
+
+    /// The help over the list: its heading, then as much of the keys as fits, from line
+    /// `scroll` of its body (↑ ↓ while it is open) when the screen is too short for all of them.
+    static func helpLines(rows: Int, columns: Int, scroll: Int) -> [ScreenLine] {
+        guard rows > 0 else { return [] }
+        let body = Array(helpText.dropFirst())
+        let bodyRows = rows - 1
+        let fits = body.count <= bodyRows
+        let first = helpScrollPosition(scroll, rows: rows)
+        let heading = fits ? helpText[0] : "keys (↑ ↓ scroll; ? Esc q close this)"
+        var lines = [ScreenLine(key: "help-0", text: DisplayWidth.truncate("  " + heading, to: columns), style: .heading)]
+        for row in 0 ..< bodyRows {
+            let index = first + row
+            let text = index < body.count ? "  " + body[index] : ""
+            lines.append(ScreenLine(key: "help-\(row + 1)", text: DisplayWidth.truncate(text, to: columns), style: .plain))
         }
+        return lines
     }
 }

@@ -42,6 +42,8 @@ struct UIState: Equatable, Sendable {
     var selectedIndex = 0
     /// The first list row shown.
     var scroll = 0
+    /// The first line of the help's body shown, when the help is taller than the screen.
+    var helpScroll = 0
     var mode = Mode.normal
     /// Shown in the status line until the next key.
     var message: Message?
