@@ -268,20 +268,22 @@ struct ScreenRendererTests {
         var app = AppState(todo: TodoState(items: (1 ... 15).map { TodoItem(id: $0, text: "item number \($0)") }, nextId: 16))
         var renderer = ScreenRenderer()
         let first = renderer.update(to: frame(app), columns: 80)
-        #expect(first.utf8.count > 24 * 80)
+        #expect(first.hasPrefix("\u{1B}[2J"))
+        #expect((1 ... 24).allSatisfy { first.contains("\u{1B}[\($0);1H") }, "every row is drawn")
 
         app.todo.items[7].done = true
         let second = renderer.update(to: frame(app), columns: 80)
-        // The item's row, plus the title (its done count); each row is 80 columns plus a few
-        // bytes of escape sequences.
-        #expect(second.utf8.count < 2 * 100, "\(second.utf8.count) bytes for one toggled item")
-        #expect(second.contains("8 [x] item number 8"))
+        // The item's row, plus the title (its done count): their text and a few bytes of
+        // escape sequences each, not 80 columns of padding.
+        #expect(second == "\u{1B}[1;1H\u{1B}[1m CAMA to-do · 15 items, 1 done\u{1B}[0m\u{1B}[K"
+            + "\u{1B}[9;1H  8 [x] item number 8\u{1B}[0m\u{1B}[K\u{1B}[?25l")
+        #expect(second.utf8.count < 100, "\(second.utf8.count) bytes for one toggled item")
 
         let third = renderer.update(to: frame(app), columns: 80)
         #expect(third.isEmpty, "nothing changed, nothing written")
 
         let moved = renderer.update(to: frame(app, selected: 1), columns: 80)
-        #expect(moved.utf8.count < 2 * 110, "moving the selection rewrites two rows")
+        #expect(moved.utf8.count < 80 + 2 * 40, "moving the selection rewrites two rows, one of them the full-width bar")
     }
 
     @Test("a new width redraws everything")

@@ -60,13 +60,23 @@ struct ScreenRenderer {
         columns = 0
     }
 
+    /// A row's bytes. A selected row is padded to the full width so its bar shows; any other
+    /// row is its text (cut to fit) and an erase to the end of the line, so a short line costs
+    /// only its own bytes.
     private static func styled(_ line: ScreenLine, columns: Int) -> String {
-        let text = DisplayWidth.fit(line.text, to: columns)
-        switch line.style {
-        case .plain: return text + TerminalMode.Sequence.resetAttributes
-        case .selected: return TerminalMode.Sequence.reverse + text + TerminalMode.Sequence.resetAttributes
-        case .heading: return TerminalMode.Sequence.bold + text + TerminalMode.Sequence.resetAttributes
-        case .dim: return TerminalMode.Sequence.dim + text + TerminalMode.Sequence.resetAttributes
+        typealias Sequence = TerminalMode.Sequence
+        if line.style == .selected {
+            return Sequence.reverse + DisplayWidth.fit(line.text, to: columns) + Sequence.resetAttributes
         }
+        var text = Substring(DisplayWidth.truncate(line.text, to: columns))
+        while text.last == " " { text = text.dropLast() }
+        let style: String
+        switch line.style {
+        case .heading: style = Sequence.bold
+        case .dim: style = Sequence.dim
+        case .plain, .selected: style = ""
+        }
+        let body = text.isEmpty ? "" : style + text + Sequence.resetAttributes
+        return body + Sequence.clearToEndOfLine
     }
 }
