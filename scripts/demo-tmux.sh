@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# A live demo in tmux: a launcher with its shell on the left, a second shell and a watcher on
-# the right, all on one private socket. Type verbs in either shell (add "buy milk", toggle 1)
-# and watch every pane follow. Detach with C-b d; `tmux kill-session -t cama-demo` ends it
-# (the launcher then stops its core).
+# A live demo in tmux: a launcher with its full-screen shell on the left, a second shell and a
+# watcher on the right, all on one private socket. In either shell press a to add an item,
+# space to toggle it, ? for every key, and watch every pane follow. Detach with C-b d;
+# `tmux kill-session -t cama-demo` ends it (the launcher then stops its core).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v tmux > /dev/null || { echo "demo-tmux: tmux is not installed (apt-get install tmux)" >&2; exit 2; }

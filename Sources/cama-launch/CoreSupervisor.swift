@@ -100,7 +100,7 @@ actor CoreSupervisor {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else {
                 await child.stop(grace: .seconds(1))
-                throw CommandFailure(.unreachable, "core-daemon was not ready within \(readyTimeout)")
+                throw CommandFailure(.unreachable, "core-daemon was not ready within \(readyTimeout.readable)")
             }
             let messages = notify.messages
             let slice = min(remaining, .milliseconds(200))
@@ -155,7 +155,11 @@ actor CoreSupervisor {
             let span = now - recent.first!
             await logs.flush()
             let lines = logs.lastLines.suffix(10).map { "  " + $0 }.joined(separator: "\n")
-            return .gaveUp("core-daemon failed \(recent.count) times in \(Self.seconds(span)) (more than \(policy.maximumRestarts) restarts within \(Self.seconds(policy.window))); the last was pid \(child.pid), which \(termination). Its last log lines:\n\(lines)")
+            let limit = "\(policy.maximumRestarts) restart\(policy.maximumRestarts == 1 ? "" : "s")"
+            let reason = "core-daemon failed \(recent.count) times in \(Self.seconds(span)) (more than \(limit) within \(Self.seconds(policy.window))); the last was pid \(child.pid), which \(termination)"
+            // Said in the log too: a detached launcher's stderr goes nowhere.
+            log("giving up: \(reason)")
+            return .gaveUp("\(reason). Its last log lines:\n\(lines)")
         }
         restarts += 1
         log("core-daemon (pid \(child.pid)) \(termination) after \(Self.seconds(ran)); restarting in \(Self.seconds(delay))")

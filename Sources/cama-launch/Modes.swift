@@ -79,12 +79,12 @@ enum Modes {
         // Ctrl-C reaches the shell (our process group); we outlive it to stop the core.
         let signals = Signals.stream([SIGINT, SIGTERM, SIGHUP])
         var supervision: Supervision?
-        if SocketLock.holder(of: socket) != nil, UnixSocket.isServing(socket) {
+        // A core of ours, a launcher's, or systemd's socket (which starts a core on connect).
+        if UnixSocket.isServing(socket) {
             log("a core already serves \(socket); attaching to it")
         } else {
             // The shell owns this terminal: the core and this launcher log to the state directory.
             let started = try await Supervision.start(socket: socket, options: options, echo: false, log: log)
-            Task { _ = await started.supervisor.supervise() }
             supervision = started
         }
         let shell: ChildProcess
@@ -100,10 +100,24 @@ enum Modes {
                 shell.send(SIGTERM)
             }
         }
+        // A supervisor that gives up ends the shell too (which gives the terminal back), and
+        // then says why; the shell would otherwise wait out its reconnection window.
+        let supervisor = supervision?.supervisor
+        let gaveUp = Task { () -> String? in
+            guard let supervisor else { return nil }
+            guard case let .gaveUp(reason) = await supervisor.supervise() else { return nil }
+            shell.send(SIGTERM)
+            return reason
+        }
         let termination = await shell.waitForExit()
         forwarder.cancel()
         if let supervision {
             await supervision.supervisor.stop(grace: options.grace)
+            if let reason = await gaveUp.value {
+                await supervision.logs.flush()
+                supervision.release()
+                throw CommandFailure(.rejected, "giving up: \(reason)")
+            }
             await supervision.logs.flush()
             supervision.release()
         }
@@ -174,7 +188,7 @@ enum Modes {
             if await welcomes(socket, timeout: .milliseconds(500)) { break }
             guard ContinuousClock.now < deadline else {
                 launcher.send(SIGTERM)
-                throw CommandFailure(.unreachable, "the core did not serve \(socket) within \(options.timeout); see \(logPath)")
+                throw CommandFailure(.unreachable, "the core did not serve \(socket) within \(options.timeout.readable); see \(logPath)")
             }
             try? await Task.sleep(for: .milliseconds(20))
         }
@@ -196,19 +210,22 @@ enum Modes {
     static func stop(socket: String, options: LaunchOptions) async throws(CommandFailure) -> Int32 {
         guard let pid = SocketLock.holder(of: socket) else {
             if UnixSocket.isServing(socket) {
-                throw CommandFailure(.rejected, "a process serves \(socket) without holding its lock; stop it by its pid")
+                throw CommandFailure(.rejected, "\(socket) is served without a lock file beside it, so not by a core or launcher of ours: probably by systemd ('systemctl --user stop cama.socket cama.service' stops that)")
             }
             throw CommandFailure(.unreachable, "no core is running on \(socket)")
         }
+        let isLauncher = LauncherStatus.read(for: socket)?.launcher == pid
         kill(pid, SIGTERM)
         let deadline = ContinuousClock.now + options.timeout + options.grace
         while SocketLock.holder(of: socket) != nil || UnixSocket.isServing(socket) {
             guard ContinuousClock.now < deadline else {
-                throw CommandFailure(.unreachable, "the core (pid \(pid)) did not stop within \(options.timeout + options.grace); 'kill -KILL \(pid)' ends it")
+                throw CommandFailure(.unreachable, "\(isLauncher ? "the launcher" : "the core") (pid \(pid)) did not stop within \(CoreSupervisor.seconds(options.timeout + options.grace)); 'kill -KILL \(pid)' ends it")
             }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        await StandardStreams.out("stopped the core on \(socket) (pid \(pid))\n")
+        await StandardStreams.out(isLauncher
+            ? "stopped the launcher (pid \(pid)) and its core on \(socket)\n"
+            : "stopped the core on \(socket) (pid \(pid))\n")
         return 0
     }
 

@@ -15,6 +15,7 @@ final class NotifyListener: Sendable {
     /// Binds next to `socketPath` (in its private directory), or to an abstract name when that
     /// path would be too long.
     init(besides socketPath: String) throws(SystemError) {
+        Self.removeLeftovers(in: SocketPath.directory(of: socketPath))
         let candidate = SocketPath.directory(of: socketPath) + "/.notify-\(getpid())"
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SystemError("socket") }
@@ -43,6 +44,22 @@ final class NotifyListener: Sendable {
         path = usesPath ? candidate : nil
         self.address = usesPath ? candidate : "@cama-notify-\(getpid())"
         SystemThread.detach(name: "cama-notify") { [self] in run() }
+    }
+
+    /// Removes the `.notify-PID` files of launchers that are gone (killed before they could
+    /// remove their own).
+    private static func removeLeftovers(in directory: String) {
+        guard let handle = opendir(directory) else { return }
+        defer { closedir(handle) }
+        var leftovers: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasPrefix(".notify-"), let pid = pid_t(name.dropFirst(".notify-".count)) else { continue }
+            if kill(pid, 0) != 0, errno == ESRCH { leftovers.append(directory + "/" + name) }
+        }
+        for path in leftovers { unlink(path) }
     }
 
     /// Removes the socket's file.

@@ -97,6 +97,8 @@ struct SupervisionTests {
         #expect(error.contains("Its last log lines:"))
         #expect(error.contains("cannot recover the state"), "the core's own last words are shown")
         #expect(!fileExists(sandbox.socket), "the launcher removes the socket when it gives up")
+        let log = (try? String(contentsOfFile: sandbox.stateDirectory + "/core.log", encoding: .utf8)) ?? ""
+        #expect(log.contains("giving up: core-daemon failed 3 times in"), "a detached launcher's reason is in its log")
     }
 
     @Test("a SIGKILLed launcher leaves no core behind: it stops within two seconds")

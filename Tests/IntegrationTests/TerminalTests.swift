@@ -1,6 +1,7 @@
 import ActorNode
 import Glibc
 import Testing
+import Wire
 
 /// The full-screen shell on real terminals (tmux): two people at once, a script, help,
 /// rejects, resizes, and the terminal always given back.
@@ -154,6 +155,34 @@ struct TerminalTests {
         #expect(try await tmux.display("l", "#{alternate_on}") == "0")
         #expect(await corePid(sandbox.socket) == nil, "quitting the shell stops the core it started")
         if let restarted { killed.append(restarted) }
+    }
+
+    @Test("when cama-launch gives up on its core, it ends its shell, gives the terminal back and says why")
+    func launcherGivesUp() async throws {
+        let sandbox = try Sandbox()
+        guard let tmux = Tmux(sandbox) else {
+            print("skipped: tmux is not installed (apt-get install tmux); .ci/run installs it")
+            return
+        }
+        let statusFile = sandbox.directory + "/launch.status"
+        let errors = sandbox.directory + "/launch.err"
+        try await tmux.session("g", "\(Binary.camaLaunch.path) --socket \(sandbox.socket) --state-dir \(sandbox.stateDirectory) --max-restarts 1 --restart-window 20 2> \(errors); echo $? > \(statusFile)")
+        try await eventually("the shell shows the list") { try await tmux.screen("g").contains("no items") }
+        #expect(try await sandbox.client("send", "add", "soon damaged").status == 0)
+        guard let core = await corePid(sandbox.socket), let journal = StateFiles(directory: sandbox.stateDirectory).journals().first?.path else {
+            Issue.record("no core or journal")
+            return
+        }
+        // Every restart now refuses the journal: a crash loop.
+        var bytes = try FileIO.read(journal)
+        bytes[DurableRecord.headerLength + 2] ^= 0x10
+        try FileIO.writeAtomically(journal, bytes)
+        kill(core, SIGKILL)
+        await eventually("the launcher exits", timeout: .seconds(15)) { exitStatus(statusFile) != nil }
+        #expect(exitStatus(statusFile) == "1")
+        #expect(try await tmux.display("g", "#{alternate_on}") == "0")
+        let error = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        #expect(error.contains("cama-launch: giving up: core-daemon failed 2 times in"), "\(error)")
     }
 }
 

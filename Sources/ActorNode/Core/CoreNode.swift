@@ -90,7 +90,7 @@ public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codabl
         let hello: Hello
         switch await session.inbound.receive(timeout: handshakeTimeout) {
         case .timedOut:
-            session.outbox.finish(with: .error(ErrorMessage(.handshakeTimeout, "no hello within \(handshakeTimeout); send hello first")))
+            session.outbox.finish(with: .error(ErrorMessage(.handshakeTimeout, "no hello within \(handshakeTimeout.readable); send hello first")))
             return
         case .ended:
             session.outbox.finish()

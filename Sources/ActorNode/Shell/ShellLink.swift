@@ -139,7 +139,7 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
         switch await session.inbound.receive(timeout: timeout) {
         case .timedOut:
             session.outbound.close()
-            throw .timedOut("the core did not answer hello within \(timeout)")
+            throw .timedOut("the core did not answer hello within \(timeout.readable)")
         case .ended:
             throw .closed("the core closed the connection before welcoming this client")
         case let .message(.welcome(welcome)):
@@ -347,7 +347,7 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
                     return
                 }
                 guard ContinuousClock.now < deadline else {
-                    end(.closed("\(reason), and it was not back within \(reconnection.window) (\(error))"))
+                    end(.closed("\(reason), and it was not back within \(reconnection.window.readable) (\(error))"))
                     return
                 }
             }

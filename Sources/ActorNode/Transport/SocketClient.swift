@@ -26,7 +26,7 @@ public enum SocketClient {
                 fd = connected
             case .busy:
                 guard ContinuousClock.now < deadline else {
-                    throw .timedOut("the core at \(path) is too busy to accept a connection (waited \(timeout))")
+                    throw .timedOut("the core at \(path) is too busy to accept a connection (waited \(timeout.readable))")
                 }
                 try? await Task.sleep(for: .milliseconds(10))
                 continue

@@ -53,6 +53,11 @@ struct DaemonOptions {
     then flushes the journal, says bye to every client and removes its socket. Usually
     cama-launch starts it; see 'cama-launch --help'.
 
+    Given a listening socket by a supervisor (systemd's socket activation: LISTEN_FDS=1 and
+    LISTEN_PID set to its pid, the socket on descriptor 3), it serves that socket instead of
+    binding --socket, and leaves it in place when it stops; with NOTIFY_SOCKET set it reports
+    READY=1 there once it serves. 'systemd-socket-activate -l PATH core-daemon' runs it so.
+
     Exit status: 0 stopped cleanly (or --check found the state sound) · 1 refused to start
     (socket or state directory in use or unsafe, journal corrupt) · 2 usage error
     """
