@@ -57,9 +57,25 @@ final class NotifyListener: Sendable {
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             guard name.hasPrefix(".notify-"), let pid = pid_t(name.dropFirst(".notify-".count)) else { continue }
-            if kill(pid, 0) != 0, errno == ESRCH { leftovers.append(directory + "/" + name) }
+            if !isRunning(pid) { leftovers.append(directory + "/" + name) }
         }
         for path in leftovers { unlink(path) }
+    }
+
+    /// Whether `pid` is a process that still runs: not gone, and not a zombie waiting to be
+    /// reaped (a killed detached launcher may stay one for a while).
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        if kill(pid, 0) != 0, errno == ESRCH { return false }
+        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return true }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return true }
+        // "pid (comm) S ...": the state follows the last ')'.
+        let text = buffer.prefix(count)
+        guard let nameEnd = text.lastIndex(of: UInt8(ascii: ")")), nameEnd + 2 < count else { return true }
+        return text[nameEnd + 2] != UInt8(ascii: "Z")
     }
 
     /// Removes the socket's file.

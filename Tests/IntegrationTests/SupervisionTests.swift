@@ -101,6 +101,18 @@ struct SupervisionTests {
         #expect(log.contains("giving up: core-daemon failed 3 times in"), "a detached launcher's reason is in its log")
     }
 
+    @Test("a launcher removes the readiness sockets that killed launchers left beside the socket")
+    func removesLeftNotifySockets() async throws {
+        let sandbox = try Sandbox()
+        // A pid above the kernel's limit (pid_max is at most 2^22): no such process.
+        let leftover = sandbox.directory + "/.notify-99999999"
+        close(open(leftover, O_WRONLY | O_CREAT, 0o600))
+        let launcher = try await startLauncher(sandbox)
+        defer { launcher.process.send(SIGTERM) }
+        #expect(!fileExists(leftover))
+        #expect(fileExists(sandbox.directory + "/.notify-\(launcher.pid)"), "its own stays while it runs")
+    }
+
     @Test("a SIGKILLed launcher leaves no core behind: it stops within two seconds")
     func noOrphans() async throws {
         let sandbox = try Sandbox()
