@@ -28,34 +28,16 @@ public enum SocketPath {
     /// Creates the socket's directory with mode 0700 if it is missing (and any missing parents),
     /// then refuses it unless it is a directory owned by this user that no one else can enter.
     public static func prepareDirectory(for socketPath: String) throws(UnsafeDirectory) {
-        let directory = directory(of: socketPath)
         do {
-            try Directories.create(directory)
+            try Directories.preparePrivate(
+                directory(of: socketPath), role: "the socket directory", forbidden: 0o077,
+                exposure: "is open to other users", alternative: "choose another --socket")
         } catch {
-            throw UnsafeDirectory(description: "cannot create the socket directory \(directory): \(error.reason)")
-        }
-        var info = stat()
-        guard stat(directory, &info) == 0 else {
-            throw UnsafeDirectory(description: "cannot use the socket directory \(directory): \(SystemError("stat").reason)")
-        }
-        guard info.st_mode & S_IFMT == S_IFDIR else {
-            throw UnsafeDirectory(description: "\(directory) is not a directory; choose another --socket")
-        }
-        guard info.st_uid == getuid() else {
-            throw UnsafeDirectory(description: "the socket directory \(directory) belongs to user \(info.st_uid), not to you (\(getuid())); choose another --socket")
-        }
-        let mode = info.st_mode & 0o777
-        guard mode & 0o077 == 0 else {
-            throw UnsafeDirectory(description: "the socket directory \(directory) is open to other users (mode \(octal(mode))); run 'chmod 700 \(directory)' or choose another --socket")
+            throw UnsafeDirectory(description: error.description)
         }
     }
 
     private static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
-    }
-
-    private static func octal(_ mode: mode_t) -> String {
-        let digits = String(mode, radix: 8)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }
