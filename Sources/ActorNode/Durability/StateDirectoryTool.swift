@@ -9,8 +9,9 @@ public enum StateDirectoryTool {
     public typealias Replay<State: Codable & Sendable, Action: Codable & Sendable> =
         @Sendable (RecoveredLog<State, Action>) throws(RecoveryFailure) -> Void
 
-    /// A readable report of the directory; `healthy` is false when a core would refuse it, or
-    /// when there is no such directory (a core would start from the empty state there, which is
+    /// A readable report of the directory; `healthy` is false when a core would refuse it (its
+    /// files, or the directory itself when others can write to it), or when there is no such
+    /// directory (a core would start from the empty state there, which is
     /// rarely what someone checking it meant).
     public static func check<State: Codable & Sendable, Action: Codable & Sendable>(
         _ files: StateFiles, state: State.Type, action: Action.Type, replay: Replay<State, Action>
@@ -19,6 +20,11 @@ public enum StateDirectoryTool {
         guard files.exists else {
             report.append("it does not exist: a core started with it would create it and start from the empty state")
             return (report, false)
+        }
+        do {
+            try StateDirectory.prepare(files.directory)
+        } catch {
+            return (report + [error.description, "the core refuses to start until that is fixed"], false)
         }
         let log: RecoveredLog<State, Action>
         do {
@@ -34,7 +40,7 @@ public enum StateDirectoryTool {
             report.append("no snapshot: the journal starts from the empty state")
         }
         for journal in log.journals {
-            report.append("\(journal.file): \(journal.records) records, \(journal.bytes) bytes")
+            report.append("\(journal.file): \(Wording.count(journal.records, "record")), \(Wording.count(journal.bytes, "byte"))")
         }
         if let torn = log.tornTail {
             report.append("\(torn.file) ends with a torn record at offset \(torn.offset) (\(torn.bytes) bytes): a write a crash interrupted, never acknowledged; it is dropped at startup")

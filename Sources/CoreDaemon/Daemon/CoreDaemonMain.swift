@@ -47,6 +47,7 @@ enum CoreDaemonMain {
                 setup.lock.release()
                 exit(0)
             } catch {
+                setup.lock.release()
                 StandardStreams.fail(CommandFailure(.rejected, "cannot repair \(stateDirectory): \(error)"), program: program)
             }
         }

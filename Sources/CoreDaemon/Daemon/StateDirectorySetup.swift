@@ -51,7 +51,7 @@ struct StateDirectorySetup {
             }
             let result = try recovered.replay(initial: AppState(), reducer: AppReducer.reducer, environment: environment)
             let source = recovered.snapshotFile.map { "\($0) and " } ?? ""
-            log("recovered revision \(result.revision) from \(source)\(recovered.entries.count) journal records")
+            log("recovered revision \(result.revision) from \(source)\(Wording.count(recovered.entries.count, "journal record"))")
             return result
         } catch let failure as RecoveryFailure {
             for note in failure.notes { log(note) }
