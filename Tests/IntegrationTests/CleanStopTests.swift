@@ -16,6 +16,7 @@ struct CleanStopTests {
         #expect(await core.process.waitForExit(timeout: .seconds(10)) == .exited(0))
         #expect(await watcher.process.waitForExit(timeout: .seconds(10)) == .exited(0))
         #expect(watcher.errorOutput.contains("the core said goodbye"))
+        #expect(!watcher.errorOutput.contains("reconnecting"), "a core stopped for good is not waited for: \(watcher.errorOutput)")
         #expect(!fileExists(sandbox.socket))
         #expect(!fileExists(sandbox.socket + ".lock"))
     }

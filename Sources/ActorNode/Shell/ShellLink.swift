@@ -312,7 +312,9 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
             end(goodbye ? .goodbye(nil) : .closed(lost))
             return
         }
-        post(.reconnecting(lost))
+        // After a goodbye the core was usually stopped for good; say "reconnecting" only once
+        // the first attempt shows that it may come back.
+        if !goodbye { post(.reconnecting(lost)) }
         await reconnect(within: reconnection, after: lost, goodbye: goodbye)
     }
 
@@ -321,6 +323,11 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
         guard let connector else { return }
         let deadline = ContinuousClock.now + reconnection.window
         var delay = reconnection.initialDelay
+        var announced = !goodbye
+        func announce() {
+            if !announced { post(.reconnecting(reason)) }
+            announced = true
+        }
         while ending == nil {
             try? await Task.sleep(for: delay)
             delay = min(delay * 2, reconnection.maximumDelay)
@@ -331,6 +338,7 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
                 // The welcome's state is shown if it is newer, as usual; if it is older (a
                 // machine crash took back what was not yet on disk), it is shown all the same.
                 if let delivered = deliveredRevision, revision < delivered { deliveredRevision = nil }
+                announce()
                 post(.reconnected(revision: revision))
                 for seq in unanswered.keys.sorted() {
                     session.outbound.trySend(.action(ActionRequest(client: hello.client, seq: seq, action: unanswered[seq]!)))
@@ -346,6 +354,7 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
                     end(error)
                     return
                 }
+                announce()
                 guard ContinuousClock.now < deadline else {
                     end(.closed("\(reason), and it was not back within \(reconnection.window.readable) (\(error))"))
                     return
