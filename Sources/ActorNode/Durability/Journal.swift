@@ -21,6 +21,7 @@ public final class Journal<State: Codable & Sendable, Action: Codable & Sendable
     private let queue = Mutex(Queue())
     private let wake = DispatchSemaphore(value: 0)
     private let snapshots: SnapshotWriter<State>
+    private let beforeFailureExit: @Sendable () -> Void
 
     private enum Item {
         case record(Transition<State, Action>, release: @Sendable () -> Void)
@@ -34,13 +35,23 @@ public final class Journal<State: Codable & Sendable, Action: Codable & Sendable
         var stopped: CheckedContinuation<Void, Never>?
     }
 
+    /// The exit status of a process whose journal cannot be written.
+    public static var failureExitStatus: Int32 { 70 }
+
     /// Opens the journal for appending records from `nextRevision` on: a new segment is started
     /// (the previous ones, possibly ending in a torn record, are only ever read).
+    ///
+    /// When a segment cannot be written or synced, nothing more may be acknowledged: the journal
+    /// logs why, calls `beforeFailureExit` (to remove what would make others think the process
+    /// still serves, such as its socket file), flushes stderr and exits the process with
+    /// ``failureExitStatus``.
     public init(
         files: StateFiles, policy: FsyncPolicy, nextRevision: UInt64,
         snapshotThreshold: Int = 8 << 20,
-        log: @escaping @Sendable (String) -> Void
+        log: @escaping @Sendable (String) -> Void,
+        beforeFailureExit: @escaping @Sendable () -> Void = {}
     ) throws(SystemError) {
+        self.beforeFailureExit = beforeFailureExit
         self.files = files
         self.policy = policy
         self.snapshotThreshold = snapshotThreshold
@@ -143,7 +154,9 @@ public final class Journal<State: Codable & Sendable, Action: Codable & Sendable
                 // Without a journal nothing more can be acknowledged: stop the process rather
                 // than tell clients something a restart would take back.
                 log("the journal cannot be written (\(error)); stopping so that nothing unrecorded is acknowledged")
-                exit(70)
+                beforeFailureExit()
+                BlockingWriter.standardError.flushBlocking(timeout: .seconds(2))
+                exit(Self.failureExitStatus)
             }
             var flushed: [CheckedContinuation<Void, Never>] = []
             for item in items {

@@ -21,7 +21,8 @@ public final class BlockingWriter: Sendable {
 
     private struct Item {
         var bytes: [UInt8]
-        var done: CheckedContinuation<Result<Void, Failure>, Never>?
+        /// Called once the bytes are written, or could not be.
+        var done: (@Sendable (Result<Void, Failure>) -> Void)?
     }
 
     private struct Queue {
@@ -47,7 +48,7 @@ public final class BlockingWriter: Sendable {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, Failure>, Never>) in
             let failure = queue.withLock { queue -> Failure? in
                 if let failure = queue.failure { return failure }
-                queue.items.append(Item(bytes: Array(text.utf8), done: continuation))
+                queue.items.append(Item(bytes: Array(text.utf8), done: { continuation.resume(returning: $0) }))
                 return nil
             }
             if let failure {
@@ -79,6 +80,22 @@ public final class BlockingWriter: Sendable {
         _ = try? await write("")
     }
 
+    /// Blocks the calling thread until everything queued before the call has been written (or
+    /// failed), or `timeout` has passed. For threads of our own that are about to end the
+    /// process (never for the cooperative pool, which must not block).
+    public func flushBlocking(timeout: Duration) {
+        let written = DispatchSemaphore(value: 0)
+        let queued = queue.withLock { queue -> Bool in
+            guard queue.failure == nil else { return false }
+            queue.items.append(Item(bytes: [], done: { _ in written.signal() }))
+            return true
+        }
+        guard queued else { return }
+        wake.signal()
+        let milliseconds = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        _ = written.wait(timeout: .now() + .milliseconds(milliseconds))
+    }
+
     private func run() {
         while true {
             wake.wait()
@@ -99,10 +116,10 @@ public final class BlockingWriter: Sendable {
                     while let waiting = queue.items.popFirst() { rest.append(waiting) }
                     return rest
                 }
-                for waiting in abandoned { waiting.done?.resume(returning: .failure(failure)) }
+                for waiting in abandoned { waiting.done?(.failure(failure)) }
             }
             item.bytes = []
-            item.done?.resume(returning: result)
+            item.done?(result)
         }
     }
 

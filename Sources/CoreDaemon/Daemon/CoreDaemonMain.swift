@@ -69,7 +69,11 @@ enum CoreDaemonMain {
                 do {
                     journal = try Journal(
                         files: setup.files, policy: options.fsync, nextRevision: recovered.revision + 1,
-                        snapshotThreshold: options.snapshotThreshold, log: log)
+                        snapshotThreshold: options.snapshotThreshold, log: log,
+                        beforeFailureExit: { [binding, lock = setup.lock] in
+                            binding.release()
+                            lock.release()
+                        })
                 } catch {
                     throw CommandFailure(.rejected, "cannot open the journal in \(stateDirectory): \(error)")
                 }

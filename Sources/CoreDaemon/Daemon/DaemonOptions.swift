@@ -59,7 +59,8 @@ struct DaemonOptions {
     READY=1 there once it serves. 'systemd-socket-activate -l PATH core-daemon' runs it so.
 
     Exit status: 0 stopped cleanly (or --check found the state sound) · 1 refused to start
-    (socket or state directory in use or unsafe, journal corrupt) · 2 usage error
+    (socket or state directory in use or unsafe, journal corrupt) · 2 usage error · 70 the
+    journal could not be written (a full disk, say): stopped before acknowledging anything more
     """
 
     static func parse(_ arguments: [String]) throws(CommandFailure) -> DaemonOptions {

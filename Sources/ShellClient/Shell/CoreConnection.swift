@@ -83,7 +83,7 @@ final class Watchdog: Sendable {
             } catch {
                 return
             }
-            StandardStreams.fail(CommandFailure(.unreachable, "\(message) within \(timeout.readable)"), program: ShellCommand.program)
+            StandardStreams.fail(CoreConnection.failure(.timedOut("\(message) within \(timeout.readable)")), program: ShellCommand.program)
         }
         timer.withLock { current in
             current?.cancel()

@@ -25,8 +25,13 @@ final class Sandbox: Sendable {
 
     /// Starts a binary with its stdin from `input` (or /dev/null) and its stdout and stderr in files.
     func start(_ binary: Binary, _ arguments: [String], input: String? = nil, environment: [String: String]? = nil) throws -> Started {
+        try start(executable: binary.path, name: binary.rawValue, arguments, input: input, environment: environment)
+    }
+
+    /// Starts any executable (`/bin/sh`, say, to run a binary under limits), the same way.
+    func start(executable: String, name: String, _ arguments: [String], input: String? = nil, environment: [String: String]? = nil) throws -> Started {
         let number = counter.wrappingAdd(1, ordering: .relaxed).oldValue
-        let base = "\(directory)/\(binary.rawValue)-\(number)"
+        let base = "\(directory)/\(name)-\(number)"
         let inputPath = base + ".in"
         try Data((input ?? "").utf8).write(to: URL(fileURLWithPath: inputPath))
         let stdin = open(inputPath, O_RDONLY | O_CLOEXEC)
@@ -43,7 +48,7 @@ final class Sandbox: Sendable {
         variables["CAMA_STATE_DIR"] = stateDirectory
         for (name, value) in environment ?? [:] { variables[name] = value }
         let process = try ChildProcess.spawn(
-            binary.path, arguments: arguments, environment: variables,
+            executable, arguments: arguments, environment: variables,
             standardInput: stdin, standardOutput: stdout, standardError: stderr)
         started.withLock { $0.append(process) }
         return Started(process: process, outputPath: base + ".out", errorPath: base + ".err")
