@@ -14,9 +14,10 @@ enum Modes {
         let notify: NotifyListener
         let supervisor: CoreSupervisor
 
-        /// Claims the socket, opens the log, and starts the first core; throws if it is not
-        /// ready in time (after releasing what it took).
-        static func start(socket: String, options: LaunchOptions, echo: Bool, log: Log) async throws(CommandFailure) -> Supervision {
+        /// Opens the log, claims the socket, and starts the first core; throws if it is not
+        /// ready in time (after releasing what it took). What the launcher does from here on,
+        /// removing a stale socket included, goes to the log (and to stderr with `echo`).
+        static func start(socket: String, options: LaunchOptions, echo: Bool) async throws(CommandFailure) -> Supervision {
             let stateDirectory = StateDirectory.resolve(option: options.stateDirectory, environment: ProcessEnvironment.current)
             do {
                 try StateDirectory.prepare(stateDirectory)
@@ -24,9 +25,15 @@ enum Modes {
                 throw CommandFailure(.rejected, error.description)
             }
             let executable = try CompanionExecutables.locate("core-daemon")
+            let logs: LogSink
+            do {
+                logs = try LogSink(directory: stateDirectory, echo: echo)
+            } catch {
+                throw CommandFailure(.rejected, "cannot open the log in \(stateDirectory): \(error.reason)")
+            }
             let binding: SocketBinding
             do {
-                binding = try SocketBinding.claim(socket, program: LaunchOptions.program, log: log)
+                binding = try SocketBinding.claim(socket, program: LaunchOptions.program) { logs.log(LaunchOptions.program, $0) }
             } catch {
                 if error.message.hasPrefix("a core is already serving") {
                     let owner = SocketLock.holder(of: socket).map { " (pid \($0))" } ?? ""
@@ -35,7 +42,6 @@ enum Modes {
                 throw error
             }
             do {
-                let logs = try LogSink(directory: stateDirectory, echo: echo)
                 let notify = try NotifyListener(besides: socket)
                 let supervisor = try CoreSupervisor(
                     executable: executable, socket: socket, listener: binding.fd,
@@ -84,7 +90,7 @@ enum Modes {
             log("a core already serves \(socket); attaching to it")
         } else {
             // The shell owns this terminal: the core and this launcher log to the state directory.
-            let started = try await Supervision.start(socket: socket, options: options, echo: false, log: log)
+            let started = try await Supervision.start(socket: socket, options: options, echo: false)
             supervision = started
         }
         let shell: ChildProcess
@@ -130,7 +136,7 @@ enum Modes {
     /// The core only, supervised, until a stop signal or until it cannot be kept running.
     static func headless(socket: String, options: LaunchOptions, log: @escaping Log) async throws(CommandFailure) -> Int32 {
         let signals = Signals.stream([SIGINT, SIGTERM, SIGHUP])
-        let supervision = try await Supervision.start(socket: socket, options: options, echo: true, log: log)
+        let supervision = try await Supervision.start(socket: socket, options: options, echo: true)
         let supervisor = supervision.supervisor
         enum Outcome: Sendable { case signal(Int32), ended(CoreSupervisor.End) }
         let outcome = await race([

@@ -35,6 +35,24 @@ struct SocketOwnershipTests {
         #expect(try await sandbox.client("send", "add", "works").status == 0)
     }
 
+    @Test("a detached launcher that replaces a stale socket says so in core.log")
+    func staleSocketReplacedByDetachedLauncher() async throws {
+        let sandbox = try Sandbox()
+        let dead = try await sandbox.startCore()
+        dead.process.send(SIGKILL)
+        _ = await dead.process.waitForExit()
+        #expect(fileExists(sandbox.socket), "SIGKILL leaves the socket file")
+        let detach = try await sandbox.run(.camaLaunch, ["--detach", "--socket", sandbox.socket])
+        #expect(detach.status == 0, "\(detach)")
+        defer {
+            if let launcher = SocketLock.holder(of: sandbox.socket) { kill(launcher, SIGKILL) }
+        }
+        let log = (try? String(contentsOfFile: sandbox.stateDirectory + "/core.log", encoding: .utf8)) ?? ""
+        #expect(log.contains("cama-launch[") && log.contains("]: removed a stale socket left by a core that is gone"), "\(log)")
+        #expect(try await sandbox.client("send", "add", "works").status == 0)
+        #expect(try await sandbox.run(.camaLaunch, ["stop", "--socket", sandbox.socket]).status == 0)
+    }
+
     @Test("a file that is not a socket is never removed")
     func refusesNonSocket() async throws {
         let sandbox = try Sandbox()

@@ -125,6 +125,10 @@ struct SupervisionTests {
         let deadline = ContinuousClock.now + .seconds(2)
         await eventually("the core exits", timeout: .seconds(2)) { !processExists(core) }
         #expect(ContinuousClock.now <= deadline)
+        // Its log pipe went with the launcher; the core's last lines are in core.log all the same.
+        let log = (try? String(contentsOfFile: sandbox.stateDirectory + "/core.log", encoding: .utf8)) ?? ""
+        #expect(log.contains("core-daemon[\(core)]: the launcher that supervises this core is gone; shutting down"), "\(log)")
+        #expect(log.contains("core-daemon[\(core)]: stopped at revision 0"), "\(log)")
     }
 
     @Test("SIGHUP to the launcher stops the core gracefully and removes the socket", arguments: [SIGHUP, SIGINT])

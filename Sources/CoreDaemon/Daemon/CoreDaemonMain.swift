@@ -121,6 +121,9 @@ enum CoreDaemonMain {
             for await signal in signals { stopRequests.trySend("received \(Signals.name(signal))") }
         }
         let supervisor = SupervisorWatch.start(environment: environmentVariables) {
+            // Our stdout and stderr were the launcher's log pipe, which went with it: the lines
+            // that say how this core ends go to the log file itself.
+            redirectOutput(to: stateDirectory + "/core.log")
             stopRequests.trySend("the launcher that supervises this core is gone")
         }
         let stopper = Task {
@@ -143,5 +146,14 @@ enum CoreDaemonMain {
         log("stopped at revision \(final.revision)")
         await LogLine.flush()
         exit(0)
+    }
+
+    /// Points stdout and stderr at the end of the file at `path` (created 0600 if missing).
+    private static func redirectOutput(to path: String) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        dup2(fd, STDOUT_FILENO)
+        dup2(fd, STDERR_FILENO)
+        close(fd)
     }
 }
