@@ -21,9 +21,11 @@ struct JournalFailureTests {
 
         var acknowledged: [String] = []
         var failed: Finished?
+        // Each send waits for its ack; the one whose record could not be written gets none, and
+        // fails once its --timeout (long enough that load alone never trips it) has passed.
         for number in 1 ... 400 {
             let text = "item \(number)"
-            let send = try await sandbox.run(.shellClient, ["send", "add", text, "--socket", sandbox.socket, "--timeout", "1"])
+            let send = try await sandbox.run(.shellClient, ["send", "add", text, "--socket", sandbox.socket, "--timeout", "5"])
             guard send.status == 0 else {
                 failed = send
                 break
