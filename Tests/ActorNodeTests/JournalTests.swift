@@ -1,3 +1,4 @@
+import ActorNodeTesting
 import FoundationEssentials
 import Glibc
 import Synchronization

@@ -1,3 +1,4 @@
+import ActorNodeTesting
 import FoundationEssentials
 import Glibc
 import Testing
@@ -64,21 +65,5 @@ struct SocketPathTests {
         lock.release()
         #expect(SocketLock.holder(of: socket) == nil)
         #expect(access(SocketLock.lockPath(for: socket), F_OK) != 0)
-    }
-}
-
-/// A private temporary directory, removed with everything in it when released.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array("/tmp/cama-unit-XXXXXX".utf8CString)
-        guard let created = mkdtemp(&template) else { throw SystemError("mkdtemp") }
-        path = String(cString: created)
-    }
-
-    deinit {
-        chmod(path, 0o700)
-        try? FileManager.default.removeItem(atPath: path)
     }
 }

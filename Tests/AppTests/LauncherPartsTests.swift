@@ -1,4 +1,5 @@
 import ActorNode
+import ActorNodeTesting
 import FoundationEssentials
 import Glibc
 import Testing
@@ -48,19 +49,3 @@ struct LauncherPartsTests {
         #expect(sink.lastLines.last?.hasSuffix("line number 40") == true)
     }
 }
-
-/// A private temporary directory, removed with everything in it when released.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array("/tmp/cama-unit-XXXXXX".utf8CString)
-        guard let created = mkdtemp(&template) else { throw SystemError("mkdtemp") }
-        path = String(cString: created)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
-

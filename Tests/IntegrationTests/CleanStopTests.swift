@@ -72,14 +72,13 @@ struct CleanStopTests {
     @Test("cama-launch starts a core and a shell; quitting the shell stops that core")
     func interactiveQuitStopsCore() async throws {
         let sandbox = try Sandbox()
-        let state = sandbox.directory + "/state"
-        let result = try await sandbox.run(.camaLaunch, ["--socket", sandbox.socket, "--state-dir", state], input: "add hello from the launcher\nquit\n")
+        let result = try await sandbox.run(.camaLaunch, ["--socket", sandbox.socket, "--state-dir", sandbox.stateDirectory], input: "add hello from the launcher\nquit\n")
         #expect(result.status == 0, "\(result)")
         #expect(result.output.contains("1 [ ] hello from the launcher"))
         #expect(result.error.isEmpty, "the core logs to its file, not over the shell: \(result.error)")
         #expect(!fileExists(sandbox.socket))
         #expect(SocketLock.holder(of: sandbox.socket) == nil)
-        let log = (try? String(contentsOfFile: state + "/core.log", encoding: .utf8)) ?? ""
+        let log = sandbox.coreLog
         #expect(log.contains("core-daemon"))
         #expect(log.contains("received SIGTERM; shutting down"))
     }

@@ -25,9 +25,7 @@ struct SocketOwnershipTests {
     @Test("a socket file left by a core that died is replaced")
     func staleSocketReplaced() async throws {
         let sandbox = try Sandbox()
-        let dead = try await sandbox.startCore()
-        dead.process.send(SIGKILL)
-        _ = await dead.process.waitForExit()
+        try await sandbox.leaveStaleSocket()
         #expect(fileExists(sandbox.socket), "SIGKILL leaves the socket file")
         let next = try await sandbox.startCore()
         #expect(UnixSocket.isServing(sandbox.socket))
@@ -38,16 +36,14 @@ struct SocketOwnershipTests {
     @Test("a detached launcher that replaces a stale socket says so in core.log")
     func staleSocketReplacedByDetachedLauncher() async throws {
         let sandbox = try Sandbox()
-        let dead = try await sandbox.startCore()
-        dead.process.send(SIGKILL)
-        _ = await dead.process.waitForExit()
+        try await sandbox.leaveStaleSocket()
         #expect(fileExists(sandbox.socket), "SIGKILL leaves the socket file")
         let detach = try await sandbox.run(.camaLaunch, ["--detach", "--socket", sandbox.socket])
         #expect(detach.status == 0, "\(detach)")
         defer {
             if let launcher = SocketLock.holder(of: sandbox.socket) { kill(launcher, SIGKILL) }
         }
-        let log = (try? String(contentsOfFile: sandbox.stateDirectory + "/core.log", encoding: .utf8)) ?? ""
+        let log = sandbox.coreLog
         #expect(log.contains("cama-launch[") && log.contains("]: removed a stale socket left by a core that is gone"), "\(log)")
         #expect(try await sandbox.client("send", "add", "works").status == 0)
         #expect(try await sandbox.run(.camaLaunch, ["stop", "--socket", sandbox.socket]).status == 0)

@@ -79,13 +79,10 @@ struct SupervisionTests {
         let launcher = try await startLauncher(sandbox, ["--max-restarts", "2", "--restart-window", "20"])
         for number in 1 ... 3 { #expect(try await sandbox.client("send", "add", "n\(number)").status == 0) }
         // Damage the journal, then kill the core: every restart now refuses to recover it.
-        guard let core = await corePid(sandbox.socket), let journal = StateFiles(directory: sandbox.stateDirectory).journals().first?.path else {
+        guard let core = await corePid(sandbox.socket), try sandbox.damageFirstJournalRecord() else {
             Issue.record("no core or journal")
             return
         }
-        var bytes = try FileIO.read(journal)
-        bytes[DurableRecord.headerLength + 2] ^= 0x10
-        try FileIO.writeAtomically(journal, bytes)
         let started = ContinuousClock.now
         kill(core, SIGKILL)
         let termination = await launcher.process.waitForExit(timeout: .seconds(20))
@@ -97,8 +94,7 @@ struct SupervisionTests {
         #expect(error.contains("Its last log lines:"))
         #expect(error.contains("cannot recover the state"), "the core's own last words are shown")
         #expect(!fileExists(sandbox.socket), "the launcher removes the socket when it gives up")
-        let log = (try? String(contentsOfFile: sandbox.stateDirectory + "/core.log", encoding: .utf8)) ?? ""
-        #expect(log.contains("giving up: core-daemon failed 3 times in"), "a detached launcher's reason is in its log")
+        #expect(sandbox.coreLog.contains("giving up: core-daemon failed 3 times in"), "a detached launcher's reason is in its log")
     }
 
     @Test("a launcher removes the readiness sockets that killed launchers left beside the socket")
@@ -126,7 +122,7 @@ struct SupervisionTests {
         await eventually("the core exits", timeout: .seconds(2)) { !processExists(core) }
         #expect(ContinuousClock.now <= deadline)
         // Its log pipe went with the launcher; the core's last lines are in core.log all the same.
-        let log = (try? String(contentsOfFile: sandbox.stateDirectory + "/core.log", encoding: .utf8)) ?? ""
+        let log = sandbox.coreLog
         #expect(log.contains("core-daemon[\(core)]: the launcher that supervises this core is gone; shutting down"), "\(log)")
         #expect(log.contains("core-daemon[\(core)]: stopped at revision 0"), "\(log)")
     }
@@ -143,7 +139,7 @@ struct SupervisionTests {
         #expect(!fileExists(sandbox.socket))
         #expect(!fileExists(sandbox.socket + ".lock"))
         #expect(!fileExists(sandbox.socket + ".launcher"))
-        let log = (try? String(contentsOfFile: sandbox.stateDirectory + "/core.log", encoding: .utf8)) ?? ""
+        let log = sandbox.coreLog
         #expect(log.contains("received \(Signals.name(signal)); stopping"))
         #expect(log.contains("core-daemon[\(core ?? 0)]: received SIGTERM; shutting down"))
     }

@@ -169,14 +169,11 @@ struct TerminalTests {
         try await tmux.session("g", "\(Binary.camaLaunch.path) --socket \(sandbox.socket) --state-dir \(sandbox.stateDirectory) --max-restarts 1 --restart-window 20 2> \(errors); echo $? > \(statusFile)")
         try await eventually("the shell shows the list") { try await tmux.screen("g").contains("no items") }
         #expect(try await sandbox.client("send", "add", "soon damaged").status == 0)
-        guard let core = await corePid(sandbox.socket), let journal = StateFiles(directory: sandbox.stateDirectory).journals().first?.path else {
+        // Every restart now refuses the journal: a crash loop.
+        guard let core = await corePid(sandbox.socket), try sandbox.damageFirstJournalRecord() else {
             Issue.record("no core or journal")
             return
         }
-        // Every restart now refuses the journal: a crash loop.
-        var bytes = try FileIO.read(journal)
-        bytes[DurableRecord.headerLength + 2] ^= 0x10
-        try FileIO.writeAtomically(journal, bytes)
         kill(core, SIGKILL)
         await eventually("the launcher exits", timeout: .seconds(15)) { exitStatus(statusFile) != nil }
         #expect(exitStatus(statusFile) == "1")

@@ -57,6 +57,12 @@ public enum DurableRecord {
         bytes.append(UInt8(truncatingIfNeeded: value))
     }
 
+    /// The payload length the header at `offset` declares (0 when the header is cut short).
+    static func declaredLength(_ bytes: [UInt8], at offset: Int) -> Int {
+        guard bytes.count - offset >= 4 else { return 0 }
+        return Int(readUInt32(bytes, at: offset))
+    }
+
     private static func readUInt32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
         (0 ..< 4).reduce(UInt32(0)) { $0 << 8 | UInt32(bytes[offset + $1]) }
     }

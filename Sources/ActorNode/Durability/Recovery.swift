@@ -142,7 +142,7 @@ public enum Recovery {
                 case let .corrupt(reason):
                     // At the end of the last segment, zeros inside the record are a write that
                     // never reached the disk; without them the record was whole once.
-                    let recordEnd = offset + DurableRecord.headerLength + declaredLength(bytes, at: offset)
+                    let recordEnd = offset + DurableRecord.headerLength + DurableRecord.declaredLength(bytes, at: offset)
                     let reachesEnd = recordEnd >= bytes.count
                     let payloadStart = min(bytes.count, offset + DurableRecord.headerLength)
                     if isLast, reachesEnd, bytes[payloadStart...].contains(0) {
@@ -157,12 +157,6 @@ public enum Recovery {
             }
             log.journals.append((segment.name, records, bytes.count))
         }
-    }
-
-    /// The payload length a record's header declares.
-    private static func declaredLength(_ bytes: [UInt8], at offset: Int) -> Int {
-        guard bytes.count - offset >= 4 else { return 0 }
-        return Int((0 ..< 4).reduce(UInt32(0)) { $0 << 8 | UInt32(bytes[offset + $1]) })
     }
 }
 

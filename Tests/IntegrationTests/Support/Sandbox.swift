@@ -23,6 +23,29 @@ final class Sandbox: Sendable {
     /// The state directory its cores use (through $CAMA_STATE_DIR).
     var stateDirectory: String { directory + "/state" }
 
+    /// What the launchers and cores of this sandbox wrote to `core.log` in its state directory
+    /// (empty when there is none).
+    var coreLog: String {
+        (try? String(contentsOfFile: stateDirectory + "/core.log", encoding: .utf8)) ?? ""
+    }
+
+    /// Flips a bit inside the first record of the oldest journal segment, so that no core can
+    /// recover the directory; false when there is no journal yet.
+    func damageFirstJournalRecord() throws -> Bool {
+        guard let journal = StateFiles(directory: stateDirectory).journals().first?.path else { return false }
+        var bytes = try FileIO.read(journal)
+        bytes[DurableRecord.headerLength + 2] ^= 0x10
+        try FileIO.writeAtomically(journal, bytes)
+        return true
+    }
+
+    /// Starts a core and SIGKILLs it, which leaves its socket file behind: a stale socket.
+    func leaveStaleSocket() async throws {
+        let dead = try await startCore()
+        dead.process.send(SIGKILL)
+        _ = await dead.process.waitForExit()
+    }
+
     /// Starts a binary with its stdin from `input` (or /dev/null) and its stdout and stderr in files.
     func start(_ binary: Binary, _ arguments: [String], input: String? = nil, environment: [String: String]? = nil) throws -> Started {
         try start(executable: binary.path, name: binary.rawValue, arguments, input: input, environment: environment)
