@@ -5,13 +5,29 @@ import Wire
 /// `cama-launch`: Root. Starts the core and a shell, supervises the core.
 @main
 enum LaunchMain {
-    static func main() async {
+    static func main() {
+        // First, while this is the only thread: a stop signal from now on waits for us.
+        Signals.block(Signals.stop)
         signal(SIGPIPE, SIG_IGN)
+        let options: LaunchOptions
+        do {
+            options = try LaunchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            StandardStreams.fail(error, program: LaunchOptions.program)
+        }
+        guard [.interactive, .headless].contains(options.mode) else {
+            // Only a supervising launcher handles signals; the other modes keep the defaults.
+            Signals.unblock(Signals.stop)
+            ProgramMain.run(receiving: []) { await run(options) }
+        }
+        ProgramMain.run(receiving: Signals.stop) { await run(options) }
+    }
+
+    private static func run(_ options: LaunchOptions) async -> Int32 {
         let program = LaunchOptions.program
         let log: @Sendable (String) -> Void = { LogLine.write(program, $0) }
         let status: Int32
         do throws(CommandFailure) {
-            let options = try LaunchOptions.parse(Array(CommandLine.arguments.dropFirst()))
             let socket = SocketPath.resolve(option: options.socket, environment: ProcessEnvironment.current)
             if ![.help, .version].contains(options.mode) {
                 do {
@@ -43,6 +59,6 @@ enum LaunchMain {
             StandardStreams.fail(error, program: program)
         }
         await LogLine.flush()
-        exit(status)
+        return status
     }
 }

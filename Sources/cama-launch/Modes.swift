@@ -83,7 +83,7 @@ enum Modes {
     static func interactive(socket: String, options: LaunchOptions, log: @escaping Log) async throws(CommandFailure) -> Int32 {
         let shellClient = try CompanionExecutables.locate("shell-client")
         // Ctrl-C reaches the shell (our process group); we outlive it to stop the core.
-        let signals = Signals.stream([SIGINT, SIGTERM, SIGHUP])
+        let signals = Signals.receive()
         var supervision: Supervision?
         // A core of ours, a launcher's, or systemd's socket (which starts a core on connect).
         if UnixSocket.isServing(socket) {
@@ -135,7 +135,7 @@ enum Modes {
 
     /// The core only, supervised, until a stop signal or until it cannot be kept running.
     static func headless(socket: String, options: LaunchOptions, log: @escaping Log) async throws(CommandFailure) -> Int32 {
-        let signals = Signals.stream([SIGINT, SIGTERM, SIGHUP])
+        let signals = Signals.receive()
         let supervision = try await Supervision.start(socket: socket, options: options, echo: true)
         let supervisor = supervision.supervisor
         enum Outcome: Sendable { case signal(Int32), ended(CoreSupervisor.End) }

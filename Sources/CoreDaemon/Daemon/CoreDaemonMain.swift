@@ -5,22 +5,33 @@ import Wire
 /// `core-daemon`: binds the socket, serves the to-do core until a stop signal, cleans up.
 @main
 enum CoreDaemonMain {
-    static func main() async {
+    static func main() {
+        // First, while this is the only thread: a stop signal from now on waits for us.
+        Signals.block(Signals.stop)
         signal(SIGPIPE, SIG_IGN)
-        let program = DaemonOptions.program
         let options: DaemonOptions
         do {
             options = try DaemonOptions.parse(Array(CommandLine.arguments.dropFirst()))
         } catch {
-            StandardStreams.fail(error, program: program)
+            StandardStreams.fail(error, program: DaemonOptions.program)
         }
+        if options.showHelp || options.showVersion || options.check || options.repair {
+            // These end on their own; a signal keeps its default action.
+            Signals.unblock(Signals.stop)
+            ProgramMain.run(receiving: []) { await run(options) }
+        }
+        ProgramMain.run(receiving: Signals.stop) { await run(options) }
+    }
+
+    private static func run(_ options: DaemonOptions) async -> Int32 {
+        let program = DaemonOptions.program
         if options.showHelp {
             await StandardStreams.out(DaemonOptions.help + "\n")
-            return
+            return 0
         }
         if options.showVersion {
             await StandardStreams.out("core-daemon \(CAMAVersion.current) (protocol \(ProtocolVersion.current))\n")
-            return
+            return 0
         }
         let log: @Sendable (String) -> Void = { LogLine.write(program, $0) }
         let environmentVariables = ProcessEnvironment.current
@@ -29,7 +40,7 @@ enum CoreDaemonMain {
             let (report, healthy) = StateDirectoryTool.check(
                 StateFiles(directory: stateDirectory), state: AppState.self, action: AppAction.self, replay: StateDirectorySetup.replay)
             await StandardStreams.out(report.joined(separator: "\n") + "\n")
-            exit(healthy ? 0 : ExitStatus.rejected.rawValue)
+            return healthy ? 0 : ExitStatus.rejected.rawValue
         }
         if options.repair {
             guard StateFiles(directory: stateDirectory).exists else {
@@ -45,15 +56,16 @@ enum CoreDaemonMain {
                 let done = try StateDirectoryTool.repair(setup.files, state: AppState.self, action: AppAction.self, replay: StateDirectorySetup.replay)
                 await StandardStreams.out(done.joined(separator: "\n") + "\n")
                 setup.lock.release()
-                exit(0)
+                return 0
             } catch {
                 setup.lock.release()
                 StandardStreams.fail(CommandFailure(.rejected, "cannot repair \(stateDirectory): \(error)"), program: program)
             }
         }
         let path = SocketPath.resolve(option: options.socket, environment: environmentVariables)
-        // Catch stop signals before the socket exists, so none can kill us with it left behind.
-        let signals = Signals.stream([SIGINT, SIGTERM, SIGHUP])
+        // Blocked since the first line, so none can kill us with the socket left behind;
+        // one that came during startup is received first.
+        let signals = Signals.receive()
 
         let binding: ListeningSocket
         let setup: StateDirectorySetup
@@ -145,7 +157,7 @@ enum CoreDaemonMain {
         let final = await core.current
         log("stopped at revision \(final.revision)")
         await LogLine.flush()
-        exit(0)
+        return 0
     }
 
     /// Points stdout and stderr at the end of the file at `path` (created 0600 if missing).

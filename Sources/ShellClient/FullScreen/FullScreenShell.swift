@@ -13,6 +13,32 @@ import Wire
 struct FullScreenShell {
     let link: ShellLink<AppState, AppAction>
     let socket: String
+    /// The signals this shell handles, as ``Signals/receive(_:loop:)`` delivers them.
+    let signals: Chan<Int32>
+
+    /// The signals the full-screen shell handles: a resize and the stop signals. `main` blocks
+    /// them first thing, so none can leave the terminal in raw mode.
+    static let handledSignals: [Int32] = [SIGWINCH] + Signals.stop
+
+    /// Whether `attach` runs full screen: stdin and stdout are terminals.
+    static var applies: Bool { StandardStreams.isTerminal(0) && StandardStreams.isTerminal(1) }
+
+    /// Starts receiving ``handledSignals`` (blocked since `main`'s first line, taken by its thread): every one goes
+    /// to `all`, for the shell; a copy of each stop signal also goes to `stops`, for whoever
+    /// waits on the shell's behalf before it runs (taking from `stops` never takes one away
+    /// from the shell).
+    static func receiveSignals() -> (all: Chan<Int32>, stops: Chan<Int32>) {
+        let all = Chan<Int32>()
+        let stops = Chan<Int32>()
+        let stream = Signals.receive()
+        Task {
+            for await signal in stream {
+                all.trySend(signal)
+                if signal != SIGWINCH { stops.trySend(signal) }
+            }
+        }
+        return (all, stops)
+    }
 
     enum Input: Sendable {
         case bytes([UInt8])
@@ -32,7 +58,7 @@ struct FullScreenShell {
             throw CommandFailure(.rejected, "cannot take over the terminal: \(error)")
         }
         let inputs = Chan<Input>()
-        let signals = Signals.stream([SIGWINCH, SIGINT, SIGTERM, SIGHUP])
+        let signals = self.signals
         let link = self.link
         let tasks = [
             Task {
