@@ -35,6 +35,22 @@ struct ShellScreenTests {
         #expect(lines[23] == " /run/cama/core.sock · connected · r7 · 1 shell · ? help")
     }
 
+    @Test("control characters in texts from the core are drawn escaped, never sent to the terminal")
+    func hostileText() {
+        var app = state(2, texts: ["\u{1b}[2Jwiped", "bell\u{07}\u{9b}31m"])
+        app.timer = TimerState(item: 1, running: true, remaining: 60, deadline: 0)
+        var ui = UIState(socket: "/run/cama/core.sock")
+        ui.message = .init(text: "notice: \u{1b}]0;title\u{07}", kind: .info)
+        let lines = frame(app, ui: ui)
+        #expect(lines[1].hasPrefix("> 1 [ ] \\x1b[2Jwiped"))
+        #expect(lines[2].hasPrefix("  2 [ ] bell\\x07\\x9b31m"))
+        #expect(lines[22].hasSuffix("1 \\x1b[2Jwiped"))
+        #expect(lines[23] == " notice: \\x1b]0;title\\x07")
+        for line in lines {
+            #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7f ... 0x9f).contains($0.value) }, "\(line.debugDescription)")
+        }
+    }
+
     @Test("a long focused item's text is cut on the counter line; the time left never is")
     func focusTimeStays() {
         var app = state(2)

@@ -16,16 +16,20 @@ public enum LinkError: Error, Equatable, Sendable, CustomStringConvertible {
     case closed(String)
     /// The core said bye (it is shutting down); the reason, if it gave one.
     case goodbye(String?)
+    /// The socket is not one this user can trust: its directory is not private to this user, or
+    /// the process serving it runs as another user (not root). Nothing was sent to it.
+    case untrusted(String)
 
     public var description: String {
         switch self {
         case let .unreachable(reason), let .noSocket(reason): return reason
         case let .timedOut(reason): return reason
-        case let .versionMismatch(error): return error.message
-        case let .protocolError(error): return "\(error.message) (\(error.code))"
+        case let .versionMismatch(error): return PeerText.escaped(error.message)
+        case let .protocolError(error): return "\(PeerText.escaped(error.message)) (\(PeerText.escaped(error.code)))"
         case let .closed(reason): return reason
-        case let .goodbye(reason?): return "the core said goodbye: \(reason)"
+        case let .goodbye(reason?): return "the core said goodbye: \(PeerText.escaped(reason))"
         case .goodbye(nil): return "the core said goodbye"
+        case let .untrusted(reason): return reason
         }
     }
 }

@@ -120,7 +120,7 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
             } catch {
                 self.session = nil
                 switch error {
-                case .versionMismatch, .protocolError, .goodbye:
+                case .versionMismatch, .protocolError, .goodbye, .untrusted:
                     throw error
                 case .closed, .timedOut, .unreachable, .noSocket:
                     guard let reconnection, connector != nil, ContinuousClock.now < deadline else { throw error }
@@ -350,9 +350,13 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
                     end(.goodbye(nil))
                     return
                 }
-                if case .versionMismatch = error {
+                switch error {
+                case .versionMismatch, .untrusted:
+                    // Not the core we lost, nor one to talk to: stop here, nothing is resent.
                     end(error)
                     return
+                default:
+                    break
                 }
                 announce()
                 guard ContinuousClock.now < deadline else {

@@ -12,6 +12,11 @@ public enum SocketClient {
         state: State.Type = State.self,
         action: Action.Type = Action.self
     ) async throws(LinkError) -> ShellSession<State, Action> {
+        do {
+            try SocketPath.verifyDirectory(of: path)
+        } catch {
+            throw .untrusted(error.description)
+        }
         let deadline = ContinuousClock.now + timeout
         let fd: Int32
         while true {
@@ -23,6 +28,10 @@ public enum SocketClient {
             }
             switch attempt {
             case let .connected(connected):
+                if let refusal = untrustedServer(connected, path: path) {
+                    close(connected)
+                    throw .untrusted(refusal)
+                }
                 fd = connected
             case .busy:
                 guard ContinuousClock.now < deadline else {
@@ -62,6 +71,17 @@ public enum SocketClient {
             connection.shutdownWriting()
         }
         return ShellSession(inbound: inbound, outbound: outbound)
+    }
+
+    /// Why the process serving a freshly connected socket is not to be trusted, or nil when it
+    /// runs as this user or as root (SO_PEERCRED: the credentials of the process that made the
+    /// socket listen, as the kernel recorded them).
+    private static func untrustedServer(_ fd: Int32, path: String) -> String? {
+        guard let server = UnixSocket.peerCredentials(fd) else {
+            return "refusing to talk to \(path): the kernel cannot say who serves it"
+        }
+        guard server.uid != getuid(), server.uid != 0 else { return nil }
+        return "refusing to talk to \(path): it is served by pid \(server.pid) of user \(server.uid), not by you (\(getuid())) or root, so it is not your core; remove \(path) or choose another --socket"
     }
 
     private static func reachabilityMessage(path: String, error: SystemError) -> String {

@@ -37,6 +37,28 @@ public enum SocketPath {
         }
     }
 
+    /// Before a client connects: refuses a socket whose directory exists but is not this user's
+    /// private directory (the rule the core applies when it creates its socket there), because
+    /// whoever controls the directory decides who answers at the path. A missing directory is
+    /// not refused: there is no socket to talk to then, and connecting says so.
+    /// - Parameter socketPath: the socket the client is about to connect to.
+    public static func verifyDirectory(of socketPath: String) throws(UnsafeDirectory) {
+        let directory = directory(of: socketPath)
+        var info = stat()
+        guard stat(directory, &info) == 0 else { return }
+        let advice = "a core of yours never serves there; remove it or choose another --socket"
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw UnsafeDirectory(description: "the socket directory \(directory) is not a directory; \(advice)")
+        }
+        guard info.st_uid == getuid() else {
+            throw UnsafeDirectory(description: "refusing to connect to \(socketPath): its directory \(directory) belongs to user \(info.st_uid), not to you (\(getuid())), so anyone could be answering there; \(advice)")
+        }
+        let mode = info.st_mode & 0o777
+        guard mode & 0o077 == 0 else {
+            throw UnsafeDirectory(description: "refusing to connect to \(socketPath): its directory \(directory) is open to other users (mode \(String(mode, radix: 8))), so anyone could be answering there; run 'chmod 700 \(directory)' if it is yours, or choose another --socket")
+        }
+    }
+
     private static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }

@@ -35,7 +35,7 @@ enum SendCommand {
         watchdog.stop()
         await link.close()
         if case let .rejected(reject) = outcome {
-            throw CommandFailure(.rejected, "rejected: \(reject.message) (\(reject.code))")
+            throw CommandFailure(.rejected, "rejected: \(PeerText.escaped(reject.message)) (\(PeerText.escaped(reject.code)))")
         }
         return .success
     }
@@ -60,7 +60,7 @@ enum SendCommand {
             }
             if inFlight.isEmpty { watchdog.stop() } else { watchdog.reset() }
             if case let .rejected(reject) = outcome {
-                await StandardStreams.err("shell-client: line \(line): rejected: \(reject.message) (\(reject.code))\n")
+                await StandardStreams.err("shell-client: line \(line): rejected: \(PeerText.escaped(reject.message)) (\(PeerText.escaped(reject.code)))\n")
                 worst = max(worst, .rejected)
             }
         }

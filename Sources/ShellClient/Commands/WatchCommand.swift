@@ -17,9 +17,9 @@ enum WatchCommand {
                 }
             case let .notice(text):
                 if json {
-                    await StandardStreams.err("shell-client: notice: \(text)\n")
+                    await StandardStreams.err("shell-client: notice: \(PeerText.escaped(text))\n")
                 } else {
-                    await StandardStreams.out("notice: \(text)\n")
+                    await StandardStreams.out("notice: \(PeerText.escaped(text))\n")
                 }
             case .presence:
                 break

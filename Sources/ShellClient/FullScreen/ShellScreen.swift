@@ -1,3 +1,4 @@
+import ActorNode
 import Wire
 
 /// The full-screen shell's view, as a pure function: `render(state, ui, size)` is the frame,
@@ -80,8 +81,9 @@ enum ShellScreen {
         var right = item.pomodoros > 0 ? " \(item.pomodoros)🍅" : ""
         if focused { right = " ◀" + right }
         let available = columns - DisplayWidth.of(left) - DisplayWidth.of(right)
-        guard available >= 1 else { return DisplayWidth.truncate(left + item.text, to: columns) }
-        return left + DisplayWidth.fit(item.text, to: available) + right
+        let text = PeerText.escaped(item.text)
+        guard available >= 1 else { return DisplayWidth.truncate(left + text, to: columns) }
+        return left + DisplayWidth.fit(text, to: available) + right
     }
 
     /// ` counter 4 · focus 24:13 left · 3 water plants`: the time left comes before the item's
@@ -92,7 +94,7 @@ enum ShellScreen {
             return DisplayWidth.truncate(text + " · no focus", to: columns)
         }
         text += " · focus \(StateText.clock(state.timer.remaining)) left · \(item) "
-        let name = state.todo.items.first { $0.id == item }?.text ?? "?"
+        let name = PeerText.escaped(state.todo.items.first { $0.id == item }?.text ?? "?")
         let available = columns - DisplayWidth.of(text)
         guard available >= 1 else { return DisplayWidth.truncate(text, to: columns) }
         return text + DisplayWidth.truncate(name, to: available)
@@ -117,7 +119,7 @@ enum ShellScreen {
             return (DisplayWidth.truncate(" clear all \(state.todo.items.count) items? (y/n)", to: columns), nil)
         case .help, .normal:
             if let message = ui.message {
-                return (DisplayWidth.truncate(" " + message.text, to: columns), nil)
+                return (DisplayWidth.truncate(" " + PeerText.escaped(message.text), to: columns), nil)
             }
             let connection: String
             switch ui.connection {

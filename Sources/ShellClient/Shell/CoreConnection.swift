@@ -57,6 +57,8 @@ enum CoreConnection {
             return CommandFailure(.unreachable, "\(reason); check that the core is running ('cama-launch status')")
         case .goodbye:
             return CommandFailure(.unreachable, "\(error); start it again with 'cama-launch --detach'")
+        case let .untrusted(reason):
+            return CommandFailure(.unreachable, reason)
         }
     }
 }

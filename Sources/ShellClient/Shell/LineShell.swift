@@ -50,7 +50,7 @@ struct LineShell {
             case let .state(revision, state):
                 await output(StateText.render(state, revision: revision))
             case let .notice(text):
-                await output("notice: \(text)\n")
+                await output("notice: \(PeerText.escaped(text))\n")
             case .presence:
                 break
             case let .reconnecting(reason):
@@ -91,7 +91,7 @@ struct LineShell {
             }
             do {
                 if case let .rejected(reject) = try await link.send(action) {
-                    await output("rejected: \(reject.message)\n")
+                    await output("rejected: \(PeerText.escaped(reject.message))\n")
                 }
             } catch {
                 return

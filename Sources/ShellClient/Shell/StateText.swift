@@ -1,3 +1,4 @@
+import ActorNode
 import Wire
 
 /// How the state is shown: as text for people, as one JSON object per line for programs.
@@ -23,7 +24,7 @@ enum StateText {
             let id = String(item.id)
             text += "  " + String(repeating: " ", count: width - id.count) + id
             text += item.done ? " [x] " : " [ ] "
-            text += item.text
+            text += PeerText.escaped(item.text)
             switch item.pomodoros {
             case 0: break
             case 1: text += " (1 pomodoro)"
