@@ -22,6 +22,9 @@ public final class Journal<State: Codable & Sendable, Action: Codable & Sendable
     private let wake = DispatchSemaphore(value: 0)
     private let snapshots: SnapshotWriter<State>
     private let beforeFailureExit: @Sendable () -> Void
+    /// The state the journal starts from (what recovery found), kept so that it can be written
+    /// as a snapshot if the journal's file disappears before anything new is recorded.
+    private let initial: SnapshotContent<State>?
 
     private enum Item {
         case record(Transition<State, Action>, release: @Sendable () -> Void)
@@ -45,13 +48,29 @@ public final class Journal<State: Codable & Sendable, Action: Codable & Sendable
     /// logs why, calls `beforeFailureExit` (to remove what would make others think the process
     /// still serves, such as its socket file), flushes stderr and exits the process with
     /// ``failureExitStatus``.
+    ///
+    /// The journal also checks that the file it appends to is still the one in the state
+    /// directory (after every group commit under `always`, at least every 100 ms otherwise).
+    /// When it was removed or replaced, what was appended since went nowhere durable: before
+    /// anything more is acknowledged the journal writes the current state as a snapshot,
+    /// moves a replacing file aside and starts a new segment, saying so in the log.
+    /// - Parameters:
+    ///   - files: the state directory.
+    ///   - policy: when records are forced to disk.
+    ///   - nextRevision: the revision of the first record this journal will append.
+    ///   - current: the state at `nextRevision - 1` (what recovery found), or nil for none.
+    ///   - snapshotThreshold: the segment size past which a snapshot is taken.
+    ///   - log: where the journal's log lines go.
+    ///   - beforeFailureExit: run just before the process exits because the journal failed.
     public init(
         files: StateFiles, policy: FsyncPolicy, nextRevision: UInt64,
+        current: SnapshotContent<State>? = nil,
         snapshotThreshold: Int = 8 << 20,
         log: @escaping @Sendable (String) -> Void,
         beforeFailureExit: @escaping @Sendable () -> Void = {}
     ) throws(SystemError) {
         self.beforeFailureExit = beforeFailureExit
+        initial = current
         self.files = files
         self.policy = policy
         self.snapshotThreshold = snapshotThreshold
@@ -103,10 +122,14 @@ public final class Journal<State: Codable & Sendable, Action: Codable & Sendable
     private func run(_ first: Segment) {
         var segment = first
         var lastSync = ContinuousClock.now
+        var lastCheck = ContinuousClock.now
         var unsynced = false
+        var unchecked = false
+        var latest = initial
         while true {
-            // `batch` must sync within its interval even when nothing new arrives.
-            if unsynced, policy == .batch {
+            // `batch` must sync within its interval even when nothing new arrives, and every
+            // policy checks its file within that interval after writing to it.
+            if (unsynced && policy == .batch) || unchecked {
                 _ = wake.wait(timeout: .now() + .milliseconds(Int(FsyncPolicy.batchInterval.seconds * 1000)))
             } else {
                 wake.wait()
@@ -133,6 +156,9 @@ public final class Journal<State: Codable & Sendable, Action: Codable & Sendable
                 case let .record(transition, _):
                     bytes += Self.encode(transition)
                     lastTransition = transition
+                    latest = SnapshotContent(
+                        revision: transition.revision, at: transition.at.timeIntervalSince1970,
+                        state: transition.state, ledger: transition.ledger)
                 case .flush:
                     mustSync = true
                 case .followUp:
@@ -143,6 +169,7 @@ public final class Journal<State: Codable & Sendable, Action: Codable & Sendable
                 if !bytes.isEmpty {
                     try segment.append(bytes)
                     unsynced = true
+                    unchecked = true
                 }
                 let due = policy == .always || (policy == .batch && ContinuousClock.now - lastSync >= FsyncPolicy.batchInterval)
                 if unsynced, mustSync || due {
@@ -150,10 +177,18 @@ public final class Journal<State: Codable & Sendable, Action: Codable & Sendable
                     unsynced = false
                     lastSync = ContinuousClock.now
                 }
+                // Before anything in this group is acknowledged (under `always`), or within the
+                // interval: is the file we append to still the one in the directory?
+                if unchecked, policy == .always || mustSync || ContinuousClock.now - lastCheck >= FsyncPolicy.batchInterval {
+                    try reestablishIfMoved(&segment, latest: latest)
+                    unchecked = false
+                    lastCheck = ContinuousClock.now
+                }
             } catch {
                 // Without a journal nothing more can be acknowledged: stop the process rather
                 // than tell clients something a restart would take back.
-                log("the journal cannot be written (\(error)); stopping so that nothing unrecorded is acknowledged")
+                let what = files.exists ? "\(error)" : "the state directory \(files.directory) was removed"
+                log("the journal cannot be written (\(what)); stopping so that nothing unrecorded is acknowledged")
                 beforeFailureExit()
                 BlockingWriter.standardError.flushBlocking(timeout: .seconds(2))
                 exit(Self.failureExitStatus)
@@ -184,6 +219,37 @@ public final class Journal<State: Codable & Sendable, Action: Codable & Sendable
             }
             // Resumed last, so that a flush also covers a rotation this batch started.
             for continuation in flushed { continuation.resume() }
+        }
+    }
+
+    /// When the segment's file is no longer in the directory (removed, or replaced by another
+    /// file), the records appended to it since are not durable: writes the newest state as a
+    /// snapshot, moves a replacing file aside, and continues in a new segment.
+    private func reestablishIfMoved(_ segment: inout Segment, latest: SnapshotContent<State>?) throws(SystemError) {
+        let placement = segment.placement()
+        guard placement != .inPlace else { return }
+        let name = SocketPath.fileName(of: segment.path)
+        let revision = latest?.revision ?? 0
+        var what = "was removed"
+        if placement == .replaced {
+            let aside = segment.path + ".replaced"
+            guard rename(segment.path, aside) == 0 else { throw SystemError("rename \(segment.path)") }
+            what = "was replaced by another file (moved aside to \(SocketPath.fileName(of: aside)))"
+        }
+        if let latest, latest.revision > 0 {
+            try FileIO.writeAtomically(files.path(StateFiles.snapshotName(at: latest.revision)), DurableRecord.encode(Self.encode(latest)))
+        }
+        let next = try Segment.open(files, startingAt: revision + 1)
+        segment.close()
+        segment = next
+        log("the journal \(name) \(what) while this core was writing it; wrote the state at revision \(revision) as a snapshot and continued in \(SocketPath.fileName(of: next.path)), so nothing acknowledged is lost")
+    }
+
+    private static func encode(_ snapshot: SnapshotContent<State>) -> [UInt8] {
+        do {
+            return try WireJSON.encode(snapshot)
+        } catch {
+            fatalError("the state could not be encoded for a snapshot: \(error)")
         }
     }
 
@@ -221,5 +287,23 @@ struct Segment {
 
     func close() {
         Glibc.close(fd)
+    }
+
+    /// Whether the file this segment appends to is still the one at its path.
+    enum Placement {
+        case inPlace
+        /// Unlinked, or renamed away: nothing is at the path, or the file has no name left.
+        case missing
+        /// Another file is at the path.
+        case replaced
+    }
+
+    func placement() -> Placement {
+        var own = stat()
+        guard fstat(fd, &own) == 0 else { return .missing }
+        var there = stat()
+        guard stat(path, &there) == 0 else { return .missing }
+        guard there.st_ino == own.st_ino, there.st_dev == own.st_dev else { return .replaced }
+        return own.st_nlink > 0 ? .inPlace : .missing
     }
 }

@@ -20,6 +20,12 @@ public enum SocketPath {
         return directory.isEmpty ? "/" : directory
     }
 
+    /// The last component of a path.
+    public static func fileName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
     /// Why a socket directory was refused.
     public struct UnsafeDirectory: Error, CustomStringConvertible {
         public var description: String

@@ -1,4 +1,5 @@
 import ActorNode
+import FoundationEssentials
 import Glibc
 import Wire
 
@@ -81,6 +82,7 @@ enum CoreDaemonMain {
                 do {
                     journal = try Journal(
                         files: setup.files, policy: options.fsync, nextRevision: recovered.revision + 1,
+                        current: SnapshotContent(revision: recovered.revision, at: Date().timeIntervalSince1970, state: recovered.state, ledger: recovered.ledger),
                         snapshotThreshold: options.snapshotThreshold, log: log,
                         beforeFailureExit: { [binding, lock = setup.lock] in
                             binding.release()
