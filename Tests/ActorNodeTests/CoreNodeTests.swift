@@ -134,24 +134,43 @@ struct CoreNodeTests {
         #expect(await shellSide.inbound.receive() == .ack(Ack(seq: 1, revision: 1)))
     }
 
-    @Test("a client that sends without reading its answers is let go with too_slow; its later actions are dropped")
-    func floodingClientIsLetGo() async throws {
+    @Test("a client that sends without reading its answers is not read from past the limit; every action is answered once it reads")
+    func floodingClientIsHeldBack() async throws {
         let core = makeCore()
-        let (coreSide, shellSide) = InProcessSession.pair(state: Int.self, action: CounterAction.self, limits: .init(renditionLag: 1, hardLimit: 5))
-        let served = Task { await core.serve(coreSide) }
+        let (coreSide, shellSide) = InProcessSession.pair(state: Int.self, action: CounterAction.self, limits: .init(renditionLag: 1, hardLimit: 50, unansweredLimit: 4))
+        Task { await core.serve(coreSide) }
         await shellSide.outbound.send(.hello(Hello(role: .script, client: "flood", name: "flood")))
         for seq in UInt64(1) ... 20 {
             await shellSide.outbound.send(.action(ActionRequest(client: "flood", seq: seq, action: .add(1))))
         }
-        await served.value
-        guard case let .error(error)? = await shellSide.inbound.receive() else {
-            Issue.record("expected a too_slow error")
-            return
+        // Four actions taken and unanswered (not read): the core takes no more.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while await core.current.revision < 4, ContinuousClock.now < deadline { await Task.yield() }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(await core.current.revision == 4)
+        guard case .welcome? = await shellSide.inbound.receive() else { Issue.record("no welcome"); return }
+        for seq in UInt64(1) ... 20 {
+            #expect(await shellSide.inbound.receive() == .ack(Ack(seq: seq, revision: seq)))
         }
+        #expect(await core.current.revision == 20)
+    }
+
+    @Test("a watcher that does not read is let go with too_slow once non-replies pile up past the hard limit")
+    func slowWatcherIsLetGo() async throws {
+        let core = makeCore()
+        let (coreSide, shellSide) = InProcessSession.pair(state: Int.self, action: CounterAction.self, limits: .init(renditionLag: 1, hardLimit: 5, unansweredLimit: 2))
+        let served = Task { await core.serve(coreSide) }
+        await shellSide.outbound.send(.hello(Hello(role: .watcher, client: "slow", name: "slow")))
+        let deadline = ContinuousClock.now + .seconds(5)
+        while core.shellCount == 0, ContinuousClock.now < deadline { await Task.yield() }
+        for number in 1 ... 10 { core.notify("notice \(number)") }
+        shellSide.outbound.close()
+        await served.value
+        guard case .welcome? = await shellSide.inbound.receive() else { Issue.record("no welcome"); return }
+        var last: ServerMessage<Int>?
+        while let message = await shellSide.inbound.receive() { last = message }
+        guard case let .error(error)? = last else { Issue.record("expected a too_slow error, got \(String(describing: last))"); return }
         #expect(error.code == "too_slow")
-        #expect(await shellSide.inbound.receive() == nil)
-        // Welcome and four acks fill the outbox; the fifth action's ack overflows it.
-        #expect(await core.current.revision == 5)
     }
 
     @Test("a shell's link keeps up with every rendition; a slow consumer of its events gets the newest state")

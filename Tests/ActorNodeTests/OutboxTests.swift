@@ -45,14 +45,16 @@ struct OutboxTests {
         #expect(outbox.coalescedCount == 3)
     }
 
-    @Test("past the hard limit the outbox drops the backlog, keeps a too_slow error, and finishes")
+    @Test("past the hard limit the outbox drops all but the replies, adds a too_slow error, and finishes")
     func overflow() async {
-        let outbox = Outbox<Int>(limits: .init(renditionLag: 1, hardLimit: 3))
-        for seq in UInt64(1) ... 3 {
-            #expect(outbox.send(.ack(Ack(seq: seq, revision: seq))) == .queued)
-        }
-        #expect(outbox.send(.ack(Ack(seq: 4, revision: 4))) == .overflow)
-        #expect(outbox.send(.ack(Ack(seq: 5, revision: 5))) == .finished)
+        let outbox = Outbox<Int>(limits: .init(renditionLag: 2, hardLimit: 3, unansweredLimit: 2))
+        #expect(outbox.send(.ack(Ack(seq: 1, revision: 1))) == .queued)
+        #expect(outbox.send(.notice(Notice(text: "one"))) == .queued)
+        #expect(outbox.send(.notice(Notice(text: "two"))) == .queued)
+        #expect(outbox.send(.ack(Ack(seq: 2, revision: 2))) == .overflow)
+        #expect(outbox.send(.ack(Ack(seq: 3, revision: 3))) == .finished)
+        #expect(await outbox.receive() == .ack(Ack(seq: 1, revision: 1)))
+        #expect(await outbox.receive() == .ack(Ack(seq: 2, revision: 2)))
         guard case let .error(error)? = await outbox.receive() else {
             Issue.record("expected the too_slow error")
             return
@@ -60,6 +62,32 @@ struct OutboxTests {
         #expect(error.code == "too_slow")
         #expect(error.message.contains("fell 3 messages behind"))
         #expect(await outbox.receive() == nil)
+    }
+
+    @Test("a presence count replaces the one still queued")
+    func presenceSupersedes() async {
+        let outbox = Outbox<Int>()
+        outbox.send(.presence(Presence(shells: 1)))
+        outbox.send(.ack(Ack(seq: 1, revision: 1)))
+        outbox.send(.presence(Presence(shells: 2)))
+        outbox.send(.presence(Presence(shells: 3)))
+        outbox.finish()
+        #expect(await drain(outbox) == [.presence(Presence(shells: 3)), .ack(Ack(seq: 1, revision: 1))])
+    }
+
+    @Test("room for answers: waits while the limit is reached, resumes as the writer takes them")
+    func answerRoom() async {
+        let outbox = Outbox<Int>(limits: .init(unansweredLimit: 2))
+        outbox.expectAnswer()
+        outbox.expectAnswer()
+        let waited = Task { await outbox.waitForAnswerRoom() }
+        outbox.send(.ack(Ack(seq: 1, revision: 1)))
+        #expect(await outbox.receive() == .ack(Ack(seq: 1, revision: 1)))
+        await waited.value
+        outbox.expectAnswer()
+        // A finished outbox never holds anyone back.
+        outbox.finish()
+        await outbox.waitForAnswerRoom()
     }
 
     @Test("finish(with:) delivers the last message, then the end")

@@ -97,6 +97,9 @@ public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codabl
             return
         case let .message(.message(.hello(received))):
             hello = received
+        case let .message(.violation(error)):
+            session.outbox.finish(with: .error(error))
+            return
         case .message:
             session.outbox.finish(with: .error(ErrorMessage(.helloRequired, "the first message must be hello")))
             return
@@ -110,20 +113,32 @@ public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codabl
         }
         let number = await attach(session, hello: hello)
         let registry = self.registry
-        loop: while let input = await session.inbound.receive() {
+        let outbox = session.outbox
+        loop: while true {
+            // A client that does not read its answers is not read from: it never has more than
+            // ``Outbox/Limits/unansweredLimit`` actions unanswered (fewer than the ledger
+            // remembers, so every resend is answered as the original was).
+            await outbox.waitForAnswerRoom()
+            guard let input = await session.inbound.receive() else { break }
             // A client let go for falling behind may still have actions in flight: drop them.
             guard !registry.isLetGo(number) else { break }
             switch input {
             case let .message(.action(request)):
+                outbox.expectAnswer()
                 await apply(request, from: number, client: hello.client)
             case let .invalidAction(invalid):
+                outbox.expectAnswer()
                 let reject = Reject(seq: invalid.seq, code: Rejection.invalidAction(invalid.reason).code, message: invalid.reason)
                 if trace {
-                    log("trace refused from client \(hello.client) #\(invalid.seq): an action that does not decode: \(invalid.reason) (invalid_action)")
+                    log("trace refused from client \(PeerText.forLog(hello.client)) #\(invalid.seq): an action that does not decode: \(PeerText.forLog(invalid.reason)) (invalid_action)")
                 }
                 commit.then { registry.reply(.reject(reject), to: number) }
             case .message(.hello):
-                session.outbox.finish(with: .error(ErrorMessage(.unexpectedMessage, "hello was already sent on this connection")))
+                // Queued behind the answers owed so far, like every error.
+                commit.then { outbox.finish(with: .error(ErrorMessage(.unexpectedMessage, "hello was already sent on this connection"))) }
+                break loop
+            case let .violation(error):
+                commit.then { outbox.finish(with: .error(error)) }
                 break loop
             case .message(.bye):
                 break loop

@@ -5,6 +5,9 @@ import Wire
 public enum SessionInput<Action: Codable & Sendable>: Sendable {
     case message(ClientMessage<Action>)
     case invalidAction(InvalidActionError)
+    /// The client broke the protocol (a frame too large, one that is not a message): the core
+    /// answers everything it owes for what came before, then this error, then closes.
+    case violation(ErrorMessage)
 }
 
 /// One client as the core sees it: a channel in, an outbox out, and a way to cut it off.

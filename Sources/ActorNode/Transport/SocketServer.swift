@@ -74,16 +74,18 @@ public final class SocketServer<State: Codable & Sendable, Action: Codable & Sen
                         guard let invalid = error as? InvalidActionError else { return false }
                         return await inbound.send(.invalidAction(invalid))
                     })
+                // A violation goes to the core behind what came before it, so that the error
+                // never overtakes the welcome, acks and rejects the core still owes.
                 switch failure {
                 case let .undecodable(reason)?:
-                    self.log("\(peer): bad frame: \(reason)")
-                    outbox.finish(with: .error(ErrorMessage(.badFrame, "a frame is not a valid message: \(reason)")))
+                    self.log("\(peer): bad frame: \(PeerText.forLog(reason))")
+                    await inbound.send(.violation(ErrorMessage(.badFrame, "a frame is not a valid message: \(reason)")))
                 case let .framing(.payloadTooLarge(length, limit))?:
                     self.log("\(peer): frame of \(length) bytes refused")
-                    outbox.finish(with: .error(ErrorMessage(.frameTooLarge, "a frame announced \(length) bytes; the limit is \(limit)")))
+                    await inbound.send(.violation(ErrorMessage(.frameTooLarge, "a frame announced \(length) bytes; the limit is \(limit)")))
                 case let .framing(error)?:
                     self.log("\(peer): \(error)")
-                    outbox.finish(with: .error(ErrorMessage(.truncatedFrame, error.description)))
+                    await inbound.send(.violation(ErrorMessage(.truncatedFrame, error.description)))
                 case .connection?, nil:
                     break
                 }
