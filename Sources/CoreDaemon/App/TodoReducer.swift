@@ -3,8 +3,11 @@ import Wire
 
 /// The to-do list's logic: CAMA's ToDo, with stable ids and validation.
 enum TodoReducer {
-    /// The longest item text accepted, in characters.
+    /// The longest item text accepted, in characters (user-perceived: grapheme clusters)...
     static let maximumTextLength = 1000
+    /// ...and in bytes of UTF-8, checked first: counting characters means scanning the text,
+    /// and one "character" may hold millions of combining marks.
+    static let maximumTextBytes = 4000
 
     static let reducer = Reducer<TodoState, TodoAction, Void> { state, action, _ throws(Rejection) in
         try reduce(&state, action)
@@ -46,7 +49,15 @@ enum TodoReducer {
         return index
     }
 
+    /// Checks an item's text, cheapest first: its size in bytes (known without scanning), then
+    /// its length in characters and content (each scan bounded by the byte limit).
     private static func validate(_ text: String) throws(Rejection) {
+        let bytes = text.utf8.count
+        guard bytes <= maximumTextBytes else {
+            throw Rejection(
+                code: TodoRejectCode.invalidText,
+                message: "item text is \(bytes) bytes of UTF-8; the limit is \(maximumTextBytes) bytes (and \(maximumTextLength) characters)")
+        }
         guard text.contains(where: { !$0.isWhitespace }) else {
             throw Rejection(code: TodoRejectCode.emptyText, message: "an item needs some text")
         }
@@ -57,7 +68,7 @@ enum TodoReducer {
         guard text.count <= maximumTextLength else {
             throw Rejection(
                 code: TodoRejectCode.invalidText,
-                message: "item text is \(text.count) characters; the limit is \(maximumTextLength)")
+                message: "item text is \(text.count) characters; the limit is \(maximumTextLength) characters (and \(maximumTextBytes) bytes)")
         }
     }
 }

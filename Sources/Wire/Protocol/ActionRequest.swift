@@ -2,8 +2,11 @@
 public struct ActionRequest<Action: Codable & Sendable>: Codable, Sendable {
     /// The sender's client id, as in its hello.
     public var client: String
-    /// Per client, starting at 1 and growing by one per action.
+    /// Per client, starting at 1 and growing by one per action; at most ``maximumSeq``.
     public var seq: UInt64
+
+    /// The largest sequence number accepted: JSON numbers are read as 64-bit signed integers.
+    public static var maximumSeq: UInt64 { UInt64(Int64.max) }
     public var action: Action
 
     public init(client: String, seq: UInt64, action: Action) {
@@ -19,14 +22,19 @@ public struct ActionRequest<Action: Codable & Sendable>: Codable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         client = try container.decode(String.self, forKey: .client)
+        let seqRule = "seq must be a whole number from 1 to \(Self.maximumSeq)"
+        guard container.contains(.seq) else {
+            throw DecodingError.keyNotFound(CodingKeys.seq, .init(codingPath: container.codingPath, debugDescription: seqRule))
+        }
         do {
             seq = try container.decode(UInt64.self, forKey: .seq)
-        } catch let error as DecodingError {
-            throw error
         } catch {
             throw DecodingError.dataCorrupted(.init(
                 codingPath: container.codingPath + [CodingKeys.seq],
-                debugDescription: "seq must be a whole number from 0 to 2^64-1 (\(describeDecodingFailure(error)))"))
+                debugDescription: "\(seqRule) (\(describeDecodingFailure(error)))"))
+        }
+        guard (1 ... Self.maximumSeq).contains(seq) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: container.codingPath + [CodingKeys.seq], debugDescription: "\(seqRule); this one is \(seq)"))
         }
         do {
             action = try container.decode(Action.self, forKey: .action)

@@ -15,9 +15,34 @@ public struct Hello: Codable, Sendable, Equatable {
         self.name = name
     }
 
+    /// The longest client id accepted, in bytes of UTF-8 (the core remembers ids in its ledger).
+    public static let maximumClientBytes = 128
+    /// The longest name accepted, in bytes of UTF-8.
+    public static let maximumNameBytes = 256
+
     enum CodingKeys: String, CodingKey {
         case protocolVersion = "protocol"
         case role, client, name
+    }
+
+    /// Decodes a hello, refusing an empty or oversized client id and an oversized name (their
+    /// sizes are checked before anything scans them).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        protocolVersion = try container.decode(Int.self, forKey: .protocolVersion)
+        role = try container.decode(ClientRole.self, forKey: .role)
+        client = try container.decode(String.self, forKey: .client)
+        name = try container.decode(String.self, forKey: .name)
+        guard (1 ... Self.maximumClientBytes).contains(client.utf8.count) else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: container.codingPath + [CodingKeys.client],
+                debugDescription: "the client id must be 1 to \(Self.maximumClientBytes) bytes of UTF-8; this one is \(client.utf8.count)"))
+        }
+        guard name.utf8.count <= Self.maximumNameBytes else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: container.codingPath + [CodingKeys.name],
+                debugDescription: "the name must be at most \(Self.maximumNameBytes) bytes of UTF-8; this one is \(name.utf8.count)"))
+        }
     }
 }
 
