@@ -21,6 +21,17 @@ enum FramePump {
         deliver: (Message) async -> Bool,
         recover: (any Error) async -> Bool = { _ in false }
     ) async -> ReadFailure? {
+        await readLoop(from: connection, as: type, deliver: { message, _ in await deliver(message) }, recover: { error, _ in await recover(error) })
+    }
+
+    /// ``readLoop(from:as:deliver:recover:)``, telling `deliver` and `recover` each frame's
+    /// size on the wire (its 4-byte prefix included).
+    static func readLoop<Message: Decodable>(
+        from connection: SocketConnection,
+        as type: Message.Type,
+        deliver: (Message, Int) async -> Bool,
+        recover: (any Error, Int) async -> Bool
+    ) async -> ReadFailure? {
         while true {
             let payload: [UInt8]
             do {
@@ -30,11 +41,12 @@ enum FramePump {
                 if case let .frame(frameError) = error { return .framing(frameError) }
                 return .connection(error)
             }
+            let size = payload.count + Frame.headerLength
             do {
                 let message = try WireJSON.decode(Message.self, from: payload)
-                guard await deliver(message) else { return nil }
+                guard await deliver(message, size) else { return nil }
             } catch {
-                if await recover(error) { continue }
+                if await recover(error, size) { continue }
                 return .undecodable(Self.describe(error))
             }
         }

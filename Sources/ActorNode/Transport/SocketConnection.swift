@@ -10,11 +10,14 @@ import Wire
 /// fast peer cannot fill our memory; it resumes as the reader catches up. Writes are queued and
 /// flushed as the socket accepts them; ``write(_:)`` waits while more than the high-water mark
 /// is queued. Nothing here blocks a thread of Swift's cooperative pool.
-public final class SocketConnection: EventHandler, Sendable {
+public final class SocketConnection: EventHandler, InputBudget.Holder, Sendable {
     /// How much a connection may hold in memory.
     public struct Limits: Sendable {
         /// The largest frame payload accepted from the peer.
         public var maximumPayloadLength = Frame.defaultMaximumPayloadLength
+        /// The largest payload accepted in the first frame (a client's hello, which is small),
+        /// nil for no separate limit.
+        public var maximumFirstPayloadLength: Int?
         /// Stop reading from the socket while this many frames wait unread.
         public var inboundFrameHighWater = 256
         /// ``write(_:)`` waits while more than this many bytes wait to be sent (a frame is always
@@ -34,6 +37,7 @@ public final class SocketConnection: EventHandler, Sendable {
         public static var server: Limits {
             var limits = Limits()
             limits.kernelSendBuffer = 32 << 10
+            limits.maximumFirstPayloadLength = 64 << 10
             return limits
         }
     }
@@ -41,6 +45,7 @@ public final class SocketConnection: EventHandler, Sendable {
     public let fd: Int32
     public let limits: Limits
     private let loop: EventLoop
+    private let budget: InputBudget?
     private let state: Mutex<State>
 
     private enum ReadEnd {
@@ -54,6 +59,8 @@ public final class SocketConnection: EventHandler, Sendable {
         var readEnd: ReadEnd?
         var reader: CheckedContinuation<Result<[UInt8]?, ConnectionError>, Never>?
         var readPaused = false
+        /// The process-wide input budget asked this connection to stop reading for now.
+        var budgetPaused = false
 
         var outbound: [UInt8] = []
         var outboundOffset = 0
@@ -69,14 +76,21 @@ public final class SocketConnection: EventHandler, Sendable {
     }
 
     /// Wraps a connected socket (which must be non-blocking) and starts reading from it.
-    public init(fd: Int32, limits: Limits = Limits(), loop: EventLoop = .shared) {
+    /// - Parameters:
+    ///   - fd: the socket.
+    ///   - limits: how much it may hold.
+    ///   - loop: the event loop that watches it.
+    ///   - budget: the budget shared with the other connections of a server, if any; what this
+    ///     connection reads counts against it until released with ``releaseBudget(bytes:)``.
+    public init(fd: Int32, limits: Limits = Limits(), loop: EventLoop = .shared, budget: InputBudget? = nil) {
         self.fd = fd
         self.limits = limits
         self.loop = loop
+        self.budget = budget
         if var size = limits.kernelSendBuffer.map(Int32.init) {
             _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        state = Mutex(State(decoder: FrameDecoder(maximumPayloadLength: limits.maximumPayloadLength)))
+        state = Mutex(State(decoder: FrameDecoder(maximumPayloadLength: limits.maximumPayloadLength, maximumFirstPayloadLength: limits.maximumFirstPayloadLength)))
         var resumptions = Resumptions()
         state.withLock { updateInterest(&$0, &resumptions) }
         resumptions.run()
@@ -133,6 +147,42 @@ public final class SocketConnection: EventHandler, Sendable {
         case let .failed(error)?: return .failure(error)
         case nil: return state.closed ? .failure(.closed) : nil
         }
+    }
+
+    // MARK: Input budget
+
+    /// Tells the budget that the core has finished with `bytes` of what this connection read.
+    /// - Parameter bytes: a frame's size, its 4-byte prefix included.
+    public func releaseBudget(bytes: Int) {
+        guard let budget else { return }
+        for holder in budget.release(self, bytes: bytes) { holder.resumeReadingWithinBudget() }
+    }
+
+    public func resumeReadingWithinBudget() {
+        var resumptions = Resumptions()
+        state.withLock { state in
+            guard state.budgetPaused else { return }
+            state.budgetPaused = false
+            updateInterest(&state, &resumptions)
+        }
+        resumptions.run()
+    }
+
+    public func disconnectOverBudget(held: Int, limit: Int) {
+        var resumptions = Resumptions()
+        state.withLock { state in
+            guard !state.closed, state.readEnd == nil else { return }
+            // What it sent and the core has not taken is dropped now: that is the point.
+            state.frames = RingBuffer()
+            state.decoder = FrameDecoder(maximumPayloadLength: limits.maximumPayloadLength)
+            state.readEnd = .failed(.overBudget(held: held, limit: limit))
+            if let reader = state.reader, let result = takeFrame(&state, &resumptions) {
+                state.reader = nil
+                resumptions.add { reader.resume(returning: result) }
+            }
+            updateInterest(&state, &resumptions)
+        }
+        resumptions.run()
     }
 
     // MARK: Writing
@@ -216,6 +266,10 @@ public final class SocketConnection: EventHandler, Sendable {
                 state.token = nil
             }
             Glibc.close(fd)
+            if let budget {
+                let resumed = budget.remove(self)
+                resumptions.add { for holder in resumed { holder.resumeReadingWithinBudget() } }
+            }
             if let reader = state.reader {
                 state.reader = nil
                 let result: Result<[UInt8]?, ConnectionError>
@@ -255,7 +309,7 @@ public final class SocketConnection: EventHandler, Sendable {
     }
 
     private func readAvailable(_ state: inout State, scratch: UnsafeMutableRawBufferPointer, _ resumptions: inout Resumptions) {
-        while state.readEnd == nil, !state.readPaused {
+        while state.readEnd == nil, !state.readPaused, !state.budgetPaused {
             let count = Glibc.read(fd, scratch.baseAddress, scratch.count)
             if count > 0 {
                 state.decoder.append(UnsafeRawBufferPointer(rebasing: scratch[0 ..< count]))
@@ -268,6 +322,13 @@ public final class SocketConnection: EventHandler, Sendable {
                 }
                 if state.frames.count >= limits.inboundFrameHighWater {
                     state.readPaused = true
+                }
+                if let budget {
+                    var actions: [@Sendable () -> Void] = []
+                    if budget.add(self, bytes: count, hasWholeFrame: !state.frames.isEmpty, actions: &actions) == .pause {
+                        state.budgetPaused = true
+                    }
+                    for action in actions { resumptions.add(action) }
                 }
             } else if count == 0 {
                 do {
@@ -347,7 +408,7 @@ public final class SocketConnection: EventHandler, Sendable {
     private func updateInterest(_ state: inout State, _ resumptions: inout Resumptions) {
         guard !state.closed else { return }
         var wanted: UInt32 = 0
-        if state.readEnd == nil, !state.readPaused {
+        if state.readEnd == nil, !state.readPaused, !state.budgetPaused {
             wanted |= EPOLLIN.rawValue | EPOLLRDHUP.rawValue
         }
         if state.pendingOutbound > 0, state.writeFailure == nil {

@@ -14,6 +14,8 @@ public final class SocketListener: EventHandler, Sendable {
     /// Accepted connections, in order.
     public let connections = Chan<SocketConnection>()
     private let limits: SocketConnection.Limits
+    /// Shared by every connection accepted here.
+    public let budget: InputBudget?
     private let loop: EventLoop
     private let log: @Sendable (String) -> Void
     private let state = Mutex<ListenerState>(ListenerState())
@@ -24,13 +26,21 @@ public final class SocketListener: EventHandler, Sendable {
     }
 
     /// Starts accepting on `fd`, a bound, listening, non-blocking socket.
+    /// - Parameters:
+    ///   - fd: the socket.
+    ///   - path: its path, for messages.
+    ///   - limits: the limits of each accepted connection.
+    ///   - budget: the input budget all accepted connections share, if any.
+    ///   - loop: the event loop that watches the socket and its connections.
+    ///   - log: where refusals and descriptor shortages are logged.
     public init(
-        fd: Int32, path: String, limits: SocketConnection.Limits = .init(), loop: EventLoop = .shared,
+        fd: Int32, path: String, limits: SocketConnection.Limits = .init(), budget: InputBudget? = nil, loop: EventLoop = .shared,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(SystemError) {
         self.fd = fd
         self.path = path
         self.limits = limits
+        self.budget = budget
         self.loop = loop
         self.log = log
         let token = try loop.register(fd, events: EPOLLIN.rawValue, handler: self)
@@ -49,7 +59,7 @@ public final class SocketListener: EventHandler, Sendable {
                     log("refused a connection from pid \(peer.pid), user \(peer.uid)")
                     continue
                 }
-                let connection = SocketConnection(fd: accepted, limits: limits, loop: loop)
+                let connection = SocketConnection(fd: accepted, limits: limits, loop: loop, budget: budget)
                 if !connections.trySend(connection) {
                     connection.close()
                 }

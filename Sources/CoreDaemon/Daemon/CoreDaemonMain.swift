@@ -103,7 +103,8 @@ enum CoreDaemonMain {
         limits.maximumPayloadLength = options.maximumFrameLength
         let listener: SocketListener
         do {
-            listener = try SocketListener(fd: binding.fd, path: binding.path, limits: limits, log: log)
+            let budget = InputBudget(limits: .init(soft: options.inputBudget, hard: options.inputBudget * 4))
+            listener = try SocketListener(fd: binding.fd, path: binding.path, limits: limits, budget: budget, log: log)
         } catch {
             binding.release()
             StandardStreams.fail(CommandFailure(.rejected, "cannot watch \(path): \(error)"), program: program)

@@ -8,6 +8,7 @@ struct DaemonOptions {
     var fsync = FsyncPolicy.always
     var snapshotThreshold = 8 << 20
     var maximumFrameLength = Frame.defaultMaximumPayloadLength
+    var inputBudget = InputBudget.Limits.default.soft
     var trace = false
     var check = false
     var repair = false
@@ -20,7 +21,8 @@ struct DaemonOptions {
     core-daemon: the CAMA core. Owns the to-do app's state and serves shells on a Unix socket.
 
     Usage: core-daemon [--socket PATH] [--state-dir DIR] [--fsync always|batch|never]
-                       [--snapshot-every BYTES] [--max-frame BYTES] [--trace]
+                       [--snapshot-every BYTES] [--max-frame BYTES] [--max-buffered BYTES]
+                       [--trace]
            core-daemon --check [--state-dir DIR]
            core-daemon --repair [--state-dir DIR]
 
@@ -38,7 +40,12 @@ struct DaemonOptions {
       --snapshot-every BYTES
                          take a snapshot and start a new journal file when the current one
                          passes this size (default 8388608)
-      --max-frame BYTES  the largest frame accepted from a client (default 16777216)
+      --max-frame BYTES  the largest frame accepted from a client once it has said hello
+                         (default 16777216); before hello the limit is 65536
+      --max-buffered BYTES
+                         input from all clients the core holds before processing it: past
+                         this (default 67108864) the clients holding the most stop being read;
+                         past 4 times this the biggest are disconnected (error too_large)
       --trace            log every action, who sent it, and what it changed (old -> new)
       --check            report what the state directory holds and whether a core would start
                          on it (replaying the journal); exit 1 if not, or if it does not exist
@@ -72,6 +79,8 @@ struct DaemonOptions {
                 options.socket = try cursor.value(for: "--socket")
             case .option("--max-frame"):
                 options.maximumFrameLength = try cursor.number(for: "--max-frame", in: 1024 ... Frame.absoluteMaximumPayloadLength)
+            case .option("--max-buffered"):
+                options.inputBudget = try cursor.number(for: "--max-buffered", in: 1 << 20 ... 1 << 40)
             case .option("--trace"):
                 options.trace = true
             case .option("--state-dir"):

@@ -5,14 +5,25 @@
 /// bytes are in, before anything is reserved for the payload; the decoder only ever holds bytes
 /// that were actually received. After an error the decoder stays failed.
 public struct FrameDecoder: Sendable {
+    /// The largest payload accepted.
     public let maximumPayloadLength: Int
+    /// The largest payload accepted for the first frame (a client's hello, which is small), if
+    /// it has a limit of its own.
+    public let maximumFirstPayloadLength: Int?
+    private var framesTaken = 0
 
     private var buffer: [UInt8] = []
     private var readIndex = 0
     private var failure: FrameError?
 
-    public init(maximumPayloadLength: Int = Frame.defaultMaximumPayloadLength) {
-        self.maximumPayloadLength = min(maximumPayloadLength, Frame.absoluteMaximumPayloadLength)
+    /// - Parameters:
+    ///   - maximumPayloadLength: the largest payload accepted (at most
+    ///     ``Frame/absoluteMaximumPayloadLength``).
+    ///   - maximumFirstPayloadLength: a smaller limit for the first frame only, or nil.
+    public init(maximumPayloadLength: Int = Frame.defaultMaximumPayloadLength, maximumFirstPayloadLength: Int? = nil) {
+        let limit = min(maximumPayloadLength, Frame.absoluteMaximumPayloadLength)
+        self.maximumPayloadLength = limit
+        self.maximumFirstPayloadLength = maximumFirstPayloadLength.map { min($0, limit) }
     }
 
     /// Bytes received but not yet returned as part of a frame.
@@ -38,8 +49,9 @@ public struct FrameDecoder: Sendable {
         if let failure { throw failure }
         guard bufferedByteCount >= Frame.headerLength else { return nil }
         let length = announcedLength()
-        guard length <= maximumPayloadLength else {
-            let error = FrameError.payloadTooLarge(length: length, limit: maximumPayloadLength)
+        let limit = framesTaken == 0 ? maximumFirstPayloadLength ?? maximumPayloadLength : maximumPayloadLength
+        guard length <= limit else {
+            let error = FrameError.payloadTooLarge(length: length, limit: limit)
             failure = error
             buffer = []
             readIndex = 0
@@ -49,6 +61,7 @@ public struct FrameDecoder: Sendable {
         guard buffer.count - payloadStart >= length else { return nil }
         let payload = Array(buffer[payloadStart ..< payloadStart + length])
         readIndex = payloadStart + length
+        framesTaken += 1
         if readIndex == buffer.count {
             buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
             readIndex = 0

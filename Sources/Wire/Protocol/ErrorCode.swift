@@ -16,6 +16,9 @@ public enum ErrorCode: String, Codable, Sendable {
     case handshakeTimeout = "handshake_timeout"
     /// The client fell too far behind reading what the core sent.
     case tooSlow = "too_slow"
+    /// The client held more unprocessed input than the core's budget for all clients allows
+    /// (many large frames at once); the message says how much.
+    case tooLarge = "too_large"
     /// The peer runs as another user (and is not root).
     case permissionDenied = "permission_denied"
     /// The sender failed on its side (a message it could not encode); the message says what.
