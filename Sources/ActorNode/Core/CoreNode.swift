@@ -147,7 +147,7 @@ public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codabl
         let log = self.log
         commit.then {
             if registry.remove(number) != nil, hello.role.receivesRenditions {
-                log("detached \(hello.role.rawValue) '\(hello.name)' (client \(hello.client))")
+                log("detached \(hello.role.rawValue) '\(PeerText.forLog(hello.name))' (client \(PeerText.forLog(hello.client)))")
                 registry.announcePresence(except: nil)
             }
             session.outbox.finish()
@@ -171,7 +171,7 @@ public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codabl
             }
         }
         if hello.role.receivesRenditions {
-            log("attached \(hello.role.rawValue) '\(hello.name)' (client \(hello.client), \(session.peer))")
+            log("attached \(hello.role.rawValue) '\(PeerText.forLog(hello.name))' (client \(PeerText.forLog(hello.client)), \(session.peer))")
         }
         return number
     }
@@ -227,7 +227,7 @@ public final class CoreNode<State: Codable & Sendable & Diffable, Action: Codabl
             if trace {
                 log(TraceLine.rejected(action: action, origin: origin, rejection: rejection))
             } else if origin == .effect {
-                log("an effect's action was rejected: \(rejection.message) (\(rejection.code))")
+                log("an effect's action was rejected: \(PeerText.forLog(rejection.message)) (\(PeerText.forLog(rejection.code)))")
             }
         }
     }

@@ -90,7 +90,7 @@ final class SessionRegistry<State: Codable & Sendable, Action: Codable & Sendabl
     func letGo(_ number: Int) {
         guard let entry = entries.withLock({ $0.removeValue(forKey: number) }) else { return }
         lettingGo.withLock { _ = $0.insert(number) }
-        log("disconnecting \(entry.hello.role.rawValue) '\(entry.hello.name)' (client \(entry.hello.client)): it fell too far behind")
+        log("disconnecting \(entry.hello.role.rawValue) '\(PeerText.forLog(entry.hello.name))' (client \(PeerText.forLog(entry.hello.client))): it fell too far behind")
         let session = entry.session
         Task {
             try? await Task.sleep(for: .seconds(2))

@@ -9,7 +9,7 @@ enum TraceLine {
     static func applied<State: Encodable, Action: Encodable>(
         action: Action, origin: ActionOrigin, revision: UInt64, previous: State?, state: State
     ) -> String {
-        var text = "trace r\(revision) from \(origin): \(json(action))"
+        var text = "trace r\(revision) from \(PeerText.forLog(origin.description)): \(json(action))"
         guard let previous, let patch = try? diff(previous, state) else { return text }
         if patch.isEmpty {
             text += "\n  (no change)"
@@ -24,11 +24,11 @@ enum TraceLine {
     /// An action sent again (after a lost connection) that was applied before: acknowledged
     /// again with its first revision, not applied twice.
     static func duplicate<Action: Encodable>(action: Action, origin: ActionOrigin, revision: UInt64) -> String {
-        "trace duplicate from \(origin): \(json(action)): already applied at r\(revision); acknowledged again"
+        "trace duplicate from \(PeerText.forLog(origin.description)): \(json(action)): already applied at r\(revision); acknowledged again"
     }
 
     static func rejected<Action: Encodable>(action: Action, origin: ActionOrigin, rejection: Rejection) -> String {
-        "trace rejected from \(origin): \(json(action)): \(rejection.message) (\(rejection.code))"
+        "trace rejected from \(PeerText.forLog(origin.description)): \(json(action)): \(PeerText.forLog(rejection.message)) (\(PeerText.forLog(rejection.code)))"
     }
 
     private static func diff<State: Encodable>(_ old: State, _ new: State) throws -> JSONPatch {
@@ -55,8 +55,8 @@ enum TraceLine {
         }
     }
 
+    /// A value's JSON, escaped and cut to 300 bytes: a line of the log, however big the value.
     private static func json(_ value: some Encodable) -> String {
-        let text = (try? WireJSON.string(value)) ?? "?"
-        return text.count > 300 ? String(text.prefix(300)) + "…" : text
+        PeerText.forLog((try? WireJSON.string(value)) ?? "?", limit: 300)
     }
 }

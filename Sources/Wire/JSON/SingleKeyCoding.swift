@@ -49,7 +49,7 @@ public enum SingleKeyCoding {
         }
         let keys = container.allKeys
         guard keys.count == 1, let key = keys.first else {
-            let found = keys.isEmpty ? "none" : keys.map(\.stringValue).sorted().joined(separator: ", ")
+            let found = keys.isEmpty ? "none" : keys.prefix(8).map { excerpt($0.stringValue) }.sorted().joined(separator: ", ") + (keys.count > 8 ? ", …" : "")
             throw DecodingError.dataCorrupted(.init(
                 codingPath: decoder.codingPath,
                 debugDescription: "expected \(kind) as an object with exactly one key (one of \(names.joined(separator: ", "))); found keys: \(found)"))
@@ -75,7 +75,15 @@ public enum SingleKeyCoding {
     private static func unknown(_ name: String, kind: String, names: [String], at path: [any CodingKey]) -> DecodingError {
         DecodingError.dataCorrupted(.init(
             codingPath: path,
-            debugDescription: "unknown \(kind) '\(name)' (expected one of \(names.joined(separator: ", ")))"))
+            debugDescription: "unknown \(kind) '\(excerpt(name))' (expected one of \(names.joined(separator: ", ")))"))
+    }
+
+    /// A name from a peer as it may be quoted in an error: at most 64 bytes of it.
+    private static func excerpt(_ name: String) -> String {
+        guard name.utf8.count > 64 else { return name }
+        var end = name.utf8.index(name.utf8.startIndex, offsetBy: 64)
+        while end > name.utf8.startIndex, name.utf8[end] & 0xc0 == 0x80 { end = name.utf8.index(before: end) }
+        return String(String.UnicodeScalarView(name.unicodeScalars[..<end])) + "…"
     }
 }
 
