@@ -23,6 +23,9 @@ public final class SocketListener: EventHandler, Sendable {
     private struct ListenerState {
         var token: UInt64?
         var closed = false
+        /// Accepting fails for want of descriptors (said once in the log, until it recovers).
+        var starved = false
+        var clientCount: (@Sendable () -> Int)?
     }
 
     /// Starts accepting on `fd`, a bound, listening, non-blocking socket.
@@ -47,10 +50,23 @@ public final class SocketListener: EventHandler, Sendable {
         state.withLock { $0.token = token }
     }
 
+    /// Tells the listener how to count the clients connected now, for its log lines.
+    /// - Parameter count: returns the number of connections being served.
+    public func countClients(with count: @escaping @Sendable () -> Int) {
+        state.withLock { $0.clientCount = count }
+    }
+
     public func handleEvents(_ events: UInt32, scratch: UnsafeMutableRawBufferPointer) {
         while true {
             let accepted = cama_accept_nonblocking(fd)
             if accepted >= 0 {
+                let (recovered, count) = state.withLock { state -> (Bool, (@Sendable () -> Int)?) in
+                    defer { state.starved = false }
+                    return (state.starved, state.clientCount)
+                }
+                if recovered {
+                    log("accepting connections again\(count.map { " (\($0()) clients connected)" } ?? "")")
+                }
                 if let peer = UnixSocket.peerCredentials(accepted), peer.uid != getuid(), peer.uid != 0 {
                     // The socket is new and its buffer empty: this small write cannot block.
                     let refusal = FramePump.errorFrame(.permissionDenied, "this core serves user \(getuid()) only")
@@ -69,11 +85,32 @@ public final class SocketListener: EventHandler, Sendable {
             case EINTR, ECONNABORTED, EPROTO:
                 continue
             case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                let code = errno
+                let (first, count) = state.withLock { state -> (Bool, (@Sendable () -> Int)?) in
+                    defer { state.starved = true }
+                    return (!state.starved, state.clientCount)
+                }
+                if first { logStarvation(code, clients: count?()) }
                 pauseAccepting()
                 return
             default:
                 return
             }
+        }
+    }
+
+    /// One line saying why no connection can be accepted, with the numbers that explain it.
+    private func logStarvation(_ code: Int32, clients: Int?) {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        let connected = clients.map { "\($0) clients connected" } ?? "clients connected"
+        switch code {
+        case EMFILE:
+            log("cannot accept connections: this process has used all \(limit.rlim_cur) of its file descriptors ('ulimit -n') with \(connected); waiting for some to close (raise the limit to serve more)")
+        case ENFILE:
+            log("cannot accept connections: the system is out of file descriptors (\(connected)); waiting for some to close")
+        default:
+            log("cannot accept connections: \(SystemError("accept", code: code).reason) (\(connected)); trying again shortly")
         }
     }
 

@@ -20,6 +20,7 @@ public final class SocketServer<State: Codable & Sendable, Action: Codable & Sen
     public init(listener: SocketListener, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.listener = listener
         self.log = log
+        listener.countClients { [weak self] in self?.connectionCount ?? 0 }
     }
 
     /// Connections open right now.
