@@ -15,7 +15,9 @@ extension Receiving {
                 return Task.isCancelled ? .timedOut : .ended
             }
             group.addTask {
-                try? await Task.sleep(for: timeout)
+                // Not Task.sleep: its timer would keep its memory until the deadline even once
+                // the message has come; the event loop's is freed when cancelled.
+                await EventLoop.shared.sleep(for: timeout)
                 return .timedOut
             }
             let first = await group.next()!

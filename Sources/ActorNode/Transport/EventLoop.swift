@@ -13,6 +13,9 @@ public protocol EventHandler: AnyObject, Sendable {
 /// One epoll instance and one dedicated thread that waits on it, so that socket I/O never
 /// blocks Swift's cooperative pool. Handlers are found through a token stored in the event, so an
 /// event for a closed and reused descriptor never reaches the wrong handler.
+///
+/// The loop also keeps timers (``schedule(after:_:)``), which it runs on its thread when they
+/// are due; a cancelled timer is freed at once.
 public final class EventLoop: Sendable {
     /// The process's loop, started on first use.
     public static let shared = EventLoop()
@@ -21,6 +24,7 @@ public final class EventLoop: Sendable {
     private let wakeFD: Int32
     private let handlers = Mutex<[UInt64: any EventHandler]>([:])
     private let nextToken = Atomic<UInt64>(1)
+    private let timers = Mutex(TimerHeap<@Sendable () -> Void>())
 
     private static let wakeToken: UInt64 = 0
 
@@ -67,12 +71,84 @@ public final class EventLoop: Sendable {
         handlers.withLock { _ = $0.removeValue(forKey: token) }
     }
 
+    /// A timer set with ``schedule(after:_:)``, to cancel it with.
+    public struct Timer: Sendable, Hashable {
+        fileprivate let id: UInt64
+    }
+
+    /// Runs `body` on the loop's thread once `delay` has passed, unless cancelled before.
+    /// - Parameters:
+    ///   - delay: how long from now.
+    ///   - body: what to run; keep it short, it runs on the loop's thread.
+    /// - Returns: the timer, for ``cancel(_:)``.
+    @discardableResult
+    public func schedule(after delay: Duration, _ body: @escaping @Sendable () -> Void) -> Timer {
+        let id = nextToken.wrappingAdd(1, ordering: .relaxed).oldValue
+        let deadline = ContinuousClock.now + delay
+        let isEarliest = timers.withLock { heap in
+            heap.insert(id: id, deadline: deadline, payload: body)
+            return heap.nextDeadline == deadline
+        }
+        // The loop may be waiting for a later deadline, or for none: wake it to wait less.
+        if isEarliest { wake() }
+        return Timer(id: id)
+    }
+
+    /// Cancels a timer: its closure is released now. Returns whether it had not run yet.
+    /// - Parameter timer: what ``schedule(after:_:)`` returned.
+    @discardableResult
+    public func cancel(_ timer: Timer) -> Bool {
+        timers.withLock { $0.remove(id: timer.id) } != nil
+    }
+
+    /// Timers waiting to run.
+    public var scheduledCount: Int { timers.withLock { $0.count } }
+
+    /// Waits for `duration` without blocking a thread; a cancelled task stops waiting at once and
+    /// its timer is freed at once (unlike `Task.sleep`, whose timer lives to its deadline).
+    /// - Parameter duration: how long.
+    public func sleep(for duration: Duration) async {
+        let waiter = SleepWaiter()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let timer = schedule(after: duration) { waiter.resume() }
+                if !waiter.install(continuation, timer: timer) {
+                    cancel(timer)
+                    continuation.resume()
+                }
+            }
+        } onCancel: {
+            if let timer = waiter.cancel() { self.cancel(timer) }
+        }
+    }
+
+    private func wake() {
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, MemoryLayout<UInt64>.size)
+    }
+
+    /// Milliseconds until the earliest timer, rounded up (-1: none, wait for events only).
+    private func waitTimeout() -> Int32 {
+        guard let deadline = timers.withLock({ $0.nextDeadline }) else { return -1 }
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        guard remaining > .zero else { return 0 }
+        let (seconds, attoseconds) = remaining.components
+        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: milliseconds)
+    }
+
+    private func runDueTimers() {
+        let due = timers.withLock { $0.popExpired(now: .now) }
+        for entry in due { entry.payload() }
+    }
+
     private func run() {
         let capacity = 64
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         while true {
-            let count = epoll_wait(epollFD, events, Int32(capacity), -1)
+            let count = epoll_wait(epollFD, events, Int32(capacity), waitTimeout())
+            runDueTimers()
             if count < 0 {
                 if errno == EINTR { continue }
                 fatalError("epoll_wait: \(SystemError("epoll_wait"))")
@@ -89,5 +165,54 @@ public final class EventLoop: Sendable {
                 handler.handleEvents(event.events, scratch: scratch)
             }
         }
+    }
+}
+
+/// The meeting point of a sleeping task, its timer and its cancellation: whichever comes first
+/// resumes the task, exactly once.
+private final class SleepWaiter: Sendable {
+    private enum Phase {
+        case waiting
+        case installed(CheckedContinuation<Void, Never>, EventLoop.Timer)
+        case done
+    }
+
+    private let phase = Mutex(Phase.waiting)
+
+    /// Installs the continuation; false if the sleep was cancelled before (resume it yourself).
+    func install(_ continuation: CheckedContinuation<Void, Never>, timer: EventLoop.Timer) -> Bool {
+        phase.withLock { phase in
+            guard case .waiting = phase else { return false }
+            phase = .installed(continuation, timer)
+            return true
+        }
+    }
+
+    /// The timer fired.
+    func resume() {
+        let continuation = phase.withLock { phase -> CheckedContinuation<Void, Never>? in
+            guard case let .installed(continuation, _) = phase else { return nil }
+            phase = .done
+            return continuation
+        }
+        continuation?.resume()
+    }
+
+    /// The task was cancelled: resumes it, and returns the timer to cancel if it was set.
+    func cancel() -> EventLoop.Timer? {
+        let (continuation, timer) = phase.withLock { phase -> (CheckedContinuation<Void, Never>?, EventLoop.Timer?) in
+            switch phase {
+            case .waiting:
+                phase = .done
+                return (nil, nil)
+            case let .installed(continuation, timer):
+                phase = .done
+                return (continuation, timer)
+            case .done:
+                return (nil, nil)
+            }
+        }
+        continuation?.resume()
+        return timer
     }
 }

@@ -117,6 +117,7 @@ enum CoreDaemonMain {
             commit: journal,
             reducer: AppReducer.reducer,
             environment: environment,
+            handshakeTimeout: options.handshakeTimeout,
             trace: options.trace,
             admits: AppReducer.admits,
             log: log)

@@ -9,6 +9,7 @@ struct DaemonOptions {
     var snapshotThreshold = 8 << 20
     var maximumFrameLength = Frame.defaultMaximumPayloadLength
     var inputBudget = InputBudget.Limits.default.soft
+    var handshakeTimeout = Duration.seconds(10)
     var trace = false
     var check = false
     var repair = false
@@ -22,7 +23,7 @@ struct DaemonOptions {
 
     Usage: core-daemon [--socket PATH] [--state-dir DIR] [--fsync always|batch|never]
                        [--snapshot-every BYTES] [--max-frame BYTES] [--max-buffered BYTES]
-                       [--trace]
+                       [--handshake-timeout SECONDS] [--trace]
            core-daemon --check [--state-dir DIR]
            core-daemon --repair [--state-dir DIR]
 
@@ -46,6 +47,8 @@ struct DaemonOptions {
                          input from all clients the core holds before processing it: past
                          this (default 67108864) the clients holding the most stop being read;
                          past 4 times this the biggest are disconnected (error too_large)
+      --handshake-timeout SECONDS
+                         how long a new connection has to say hello (default 10)
       --trace            log every action, who sent it, and what it changed (old -> new)
       --check            report what the state directory holds and whether a core would start
                          on it (replaying the journal); exit 1 if not, or if it does not exist
@@ -81,6 +84,8 @@ struct DaemonOptions {
                 options.maximumFrameLength = try cursor.number(for: "--max-frame", in: 1024 ... Frame.absoluteMaximumPayloadLength)
             case .option("--max-buffered"):
                 options.inputBudget = try cursor.number(for: "--max-buffered", in: 1 << 20 ... 1 << 40)
+            case .option("--handshake-timeout"):
+                options.handshakeTimeout = try cursor.seconds(for: "--handshake-timeout", in: 0.1 ... 3600)
             case .option("--trace"):
                 options.trace = true
             case .option("--state-dir"):
