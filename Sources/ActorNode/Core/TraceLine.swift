@@ -14,9 +14,14 @@ enum TraceLine {
         if patch.isEmpty {
             text += "\n  (no change)"
         }
-        let old = try? JSONValue(encoding: previous)
+        // The old values are those of the patch back (never the whole old state's JSON: that
+        // would make every traced action cost as much as the state is big).
+        var old: [String: JSONValue] = [:]
+        for operation in (try? diff(state, previous)) ?? [] {
+            if let value = operation.value { old[operation.path.description] = value }
+        }
         for operation in patch {
-            text += "\n  " + describe(operation, old: old)
+            text += "\n  " + describe(operation, old: old[operation.path.description])
         }
         return text
     }
@@ -47,8 +52,8 @@ enum TraceLine {
         let value = operation.value.map(json) ?? ""
         switch operation.op {
         case .add: return "+ \(operation.path): \(value)"
-        case .remove: return "- \(operation.path): \(old?.value(at: operation.path).map(json) ?? "?")"
-        case .replace: return "~ \(operation.path): \(old?.value(at: operation.path).map(json) ?? "?") -> \(value)"
+        case .remove: return "- \(operation.path): \(old.map(json) ?? "?")"
+        case .replace: return "~ \(operation.path): \(old.map(json) ?? "?") -> \(value)"
         case .move: return "> \(operation.from.map(\.description) ?? "?") -> \(operation.path)"
         case .copy: return "= \(operation.from.map(\.description) ?? "?") -> \(operation.path)"
         case .test: return "? \(operation.path): \(value)"

@@ -1,5 +1,4 @@
 import CSystemShims
-import Dispatch
 import Glibc
 import Synchronization
 
@@ -124,7 +123,7 @@ public final class SocketListener: EventHandler, Sendable {
             return true
         }
         guard paused else { return }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in
+        loop.schedule(after: .milliseconds(100)) { [self] in
             state.withLock { state in
                 guard !state.closed, state.token == nil else { return }
                 state.token = try? loop.register(fd, events: EPOLLIN.rawValue, handler: self)
