@@ -188,7 +188,7 @@ public final class TestStore<State: Equatable & Encodable & Sendable, Action: Eq
         return await race([
             { @Sendable in await received.receive() },
             { @Sendable in
-                try? await Task.sleep(for: timeout)
+                await EventLoop.shared.sleep(for: timeout)
                 return nil
             },
         ])

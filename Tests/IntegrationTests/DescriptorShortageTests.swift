@@ -25,8 +25,11 @@ struct DescriptorShortageTests {
         try await first.send(#"{"action":{"client":"c","seq":1,"action":{"add":{"text":"during"}}}}"#)
         #expect(try await first.receive()?["ack", "revision"]?.intValue == 1)
         try await Task.sleep(for: .milliseconds(500))
+        // Once when it starts failing (not every 100 ms while it does); if a descriptor came
+        // free for a moment meanwhile, the recovery and the next failure are said too.
         let said = core.errorOutput.components(separatedBy: "cannot accept connections").count - 1
-        #expect(said == 1, "said \(said) times: \(core.errorOutput)")
+        let recovered = core.errorOutput.components(separatedBy: "accepting connections again").count - 1
+        #expect(said == recovered + 1 && said <= 2, "said \(said) times, recovered \(recovered) times: \(core.errorOutput)")
         #expect(core.errorOutput.contains("this process has used all 64 of its file descriptors ('ulimit -n') with "), "\(core.errorOutput)")
         for client in clients.dropFirst() { client.close() }
         clients = [first]

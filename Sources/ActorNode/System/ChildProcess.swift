@@ -152,7 +152,8 @@ public final class ChildProcess: Sendable {
         }
         let timer = timeout.map { timeout in
             Task {
-                try? await Task.sleep(for: timeout)
+                await EventLoop.shared.sleep(for: timeout)
+                guard !Task.isCancelled else { return }
                 let waiter = self.state.withLock { state in
                     guard let waiter = state.waiters.removeValue(forKey: id) else {
                         state.expired.insert(id)

@@ -228,7 +228,7 @@ public final class SocketConnection: EventHandler, InputBudget.Holder, Sendable 
                     if done { continuation.resume() }
                 }
             }
-            group.addTask { try? await Task.sleep(for: timeout) }
+            group.addTask { await self.loop.sleep(for: timeout) }
             await group.next()
             group.cancelAll()
             // Release a drain waiter left behind by the timeout.

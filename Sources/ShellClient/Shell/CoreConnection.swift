@@ -64,9 +64,10 @@ enum CoreConnection {
 }
 
 /// Ends the process with a failure if it is not stopped in time: one-shot commands use it so
-/// that a core that stops answering can never make them hang.
+/// that a core that stops answering can never make them hang. Its countdown is a timer of the
+/// event loop, so restarting it for every answer (`send -`) leaves nothing behind.
 final class Watchdog: Sendable {
-    private let timer = Mutex<Task<Void, Never>?>(nil)
+    private let timer = Mutex<EventLoop.Timer?>(nil)
     private let timeout: Duration
     private let message: String
 
@@ -79,23 +80,17 @@ final class Watchdog: Sendable {
     func reset() {
         let timeout = self.timeout
         let message = self.message
-        let next = Task {
-            do {
-                try await Task.sleep(for: timeout)
-            } catch {
-                return
-            }
-            StandardStreams.fail(CoreConnection.failure(.timedOut("\(message) within \(timeout.readable)")), program: ShellCommand.program)
-        }
         timer.withLock { current in
-            current?.cancel()
-            current = next
+            if let current { EventLoop.shared.cancel(current) }
+            current = EventLoop.shared.schedule(after: timeout) {
+                StandardStreams.fail(CoreConnection.failure(.timedOut("\(message) within \(timeout.readable)")), program: ShellCommand.program)
+            }
         }
     }
 
     func stop() {
         timer.withLock { current in
-            current?.cancel()
+            if let current { EventLoop.shared.cancel(current) }
             current = nil
         }
     }

@@ -37,7 +37,7 @@ struct RawClient {
                 do throws(ConnectionError) { return .success(try await connection.readFrame()) } catch { return .failure(error) }
             },
             { @Sendable in
-                try? await Task.sleep(for: timeout)
+                await EventLoop.shared.sleep(for: timeout)
                 return nil
             },
         ])
