@@ -130,10 +130,8 @@ enum Verb {
     static func parseJSON(_ text: String) throws(Mistake) -> AppAction {
         do {
             return try WireJSON.decode(AppAction.self, from: Array(text.utf8))
-        } catch let error as DecodingError {
-            throw Mistake(description: "not an action: \(error.conciseDescription)")
         } catch {
-            throw Mistake(description: "not an action: \(error)")
+            throw Mistake(description: "not an action: \(describeDecodingFailure(error))")
         }
     }
 

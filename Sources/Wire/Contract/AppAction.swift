@@ -10,7 +10,7 @@ public enum AppAction: Sendable, Equatable {
     case timer(TimerAction)
 
     /// Every name an action can start with.
-    public static var names: [String] { TodoAction.names + ["counter", "timer", "pick"] }
+    public static let names = TodoAction.names + ["counter", "timer", "pick"]
 
     /// Actions only the core itself may send; it refuses them from clients.
     public var isInternal: Bool {

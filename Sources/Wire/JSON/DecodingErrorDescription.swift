@@ -17,13 +17,12 @@ extension DecodingError {
         case let .typeMismatch(type, context):
             return located(context.codingPath, "expected \(Self.jsonKind(of: type)); \(Self.trimmed(context.debugDescription))")
         case let .valueNotFound(type, context):
-            return located(context.codingPath, "expected \(Self.jsonKind(of: type)), found null")
+            // Either a null, or (from an unkeyed container of this wire's decoder) no element at
+            // all, which that decoder explains.
+            let explanation = context.debugDescription.hasPrefix(JSONValueReader.noElementExplanation)
+                ? "; \(context.debugDescription)" : ", found null"
+            return located(context.codingPath, "expected \(Self.jsonKind(of: type))\(explanation)")
         case let .dataCorrupted(context):
-            if context.codingPath.isEmpty, context.debugDescription.hasPrefix("The given data was not valid JSON") {
-                // Foundation says this both for malformed text and for a number out of range.
-                return "not valid JSON, or a number out of range for its field"
-                    + (context.underlyingError.map { ": \(Self.trimmed(String(describing: $0)))" } ?? "")
-            }
             return located(context.codingPath, Self.trimmed(context.debugDescription))
         @unknown default:
             return String(describing: self)
@@ -41,12 +40,15 @@ extension DecodingError {
         switch type {
         case is String.Type: return "a string"
         case is Bool.Type: return "true or false"
-        case is Int.Type, is Int64.Type, is UInt64.Type, is Int32.Type, is UInt32.Type: return "an integer"
-        case is Double.Type: return "a number"
+        case is Int.Type, is Int64.Type, is Int32.Type, is Int16.Type, is Int8.Type,
+             is UInt.Type, is UInt64.Type, is UInt32.Type, is UInt16.Type, is UInt8.Type:
+            return "an integer"
+        case is Double.Type, is Float.Type: return "a number"
         default:
             let name = String(describing: type)
             if name.hasPrefix("Array") { return "an array" }
             if name.hasPrefix("Dictionary") { return "an object" }
+            if name.hasPrefix("Optional") { return "a value or null" }
             return "a value of type \(name)"
         }
     }
@@ -56,17 +58,22 @@ extension DecodingError {
     }
 }
 
-/// One readable line for any error a JSON decode can throw: a `DecodingError`, or the
-/// decoder's own error for a number that does not fit its field (`1.5` or `1e30` for an id).
+/// One readable line for any error ``WireJSON/decode(_:from:)`` can throw: a ``JSONSyntaxError``
+/// (its description: what is wrong and at which byte), a `DecodingError` (its
+/// ``Swift/DecodingError/conciseDescription``, e.g. `at toggle.id: the number 1.5 does not fit its
+/// field (expected a whole number in range)`), or any other error as it describes itself.
+///
+/// - Parameters:
+///   - error: the error thrown by a decode.
+///   - depth: how many leading coding-path elements to leave out, for errors reported
+///     relative to a part of the message.
 public func describeDecodingFailure(_ error: any Error, droppingPathPrefix depth: Int = 0) -> String {
-    if let decoding = error as? DecodingError {
+    switch error {
+    case let syntax as JSONSyntaxError:
+        return syntax.description
+    case let decoding as DecodingError:
         return decoding.conciseDescription(droppingPathPrefix: depth)
+    default:
+        return String(describing: error)
     }
-    let text = String(describing: error)
-    let marker = "numberIsNotRepresentableInSwift(parsed: \""
-    if text.hasPrefix(marker) {
-        let number = text.dropFirst(marker.count).prefix { $0 != "\"" }
-        return "the number \(number) does not fit its field (expected a whole number in range)"
-    }
-    return text
 }

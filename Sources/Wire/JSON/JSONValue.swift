@@ -15,7 +15,13 @@ public enum JSONValue: Sendable, Hashable {
 }
 
 extension JSONValue: Codable {
+    /// Takes the value as it is from this wire's decoder; any other decoder is asked for each
+    /// kind of value in turn.
     public init(from decoder: any Decoder) throws {
+        if let reader = decoder as? JSONValueReader {
+            self = reader.value
+            return
+        }
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -34,7 +40,13 @@ extension JSONValue: Codable {
         }
     }
 
+    /// Hands the value over as it is to this wire's encoder; any other encoder gets it piece
+    /// by piece.
     public func encode(to encoder: any Encoder) throws {
+        if let arenaEncoder = encoder as? ArenaEncoder {
+            arenaEncoder.arena.set(.value(self), at: arenaEncoder.slot)
+            return
+        }
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -49,14 +61,21 @@ extension JSONValue: Codable {
 }
 
 extension JSONValue {
-    /// The JSON form of any encodable value (what it would look like on the wire).
+    /// The JSON form of any encodable value: what it looks like on the wire, as a value (built
+    /// directly, not through text; see ``JSONValueEncoder``).
+    ///
+    /// - Parameters:
+    ///   - value: the value to encode.
     public init(encoding value: some Encodable) throws {
-        self = try WireJSON.decode(JSONValue.self, from: WireJSON.encode(value))
+        self = try JSONValueEncoder().encode(value)
     }
 
-    /// Decodes a typed value from this JSON.
+    /// Decodes a typed value from this JSON (directly, not through text; see ``JSONValueDecoder``).
+    ///
+    /// - Parameters:
+    ///   - type: the type to decode.
     public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
-        try WireJSON.decode(type, from: WireJSON.encode(self))
+        try JSONValueDecoder().decode(type, from: self)
     }
 
     /// The members of an object, or nil for any other kind of value.

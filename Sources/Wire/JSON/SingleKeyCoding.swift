@@ -33,7 +33,23 @@ public enum SingleKeyCoding {
     /// Reads the tag of an externally tagged value. `kind` and `names` only shape the error
     /// message ("an action: one of add, clear, ...").
     public static func decodeTag(from decoder: any Decoder, kind: String, names: [String]) throws -> Tag {
-        if let single = try? decoder.singleValueContainer(), let name = try? single.decode(String.self) {
+        // This wire's decoder: read the value itself. Every message and action is read this
+        // way, and the general way below (a container asked for its keys) costs more than the
+        // rest of decoding a small message. Anything but the two good shapes goes the general
+        // way, which says what is wrong.
+        if let reader = decoder as? JSONValueReader {
+            switch reader.value {
+            case let .string(name) where names.contains(name):
+                return Tag(name: name, payload: nil)
+            case let .object(members) where members.count == 1:
+                if let (name, payload) = members.first, names.contains(name) {
+                    return Tag(name: name, payload: reader.child(payload, at: .key(AnyCodingKey(name))))
+                }
+            default:
+                break
+            }
+        }
+        if let name = bareString(in: decoder) {
             guard names.contains(name) else {
                 throw unknown(name, kind: kind, names: names, at: decoder.codingPath)
             }
@@ -58,6 +74,28 @@ public enum SingleKeyCoding {
             throw unknown(key.stringValue, kind: kind, names: names, at: decoder.codingPath)
         }
         return Tag(name: key.stringValue, payload: try container.superDecoder(forKey: key))
+    }
+
+    /// The value as a string, if it is one. This wire's decoder is looked at directly: asking
+    /// any decoder for a string that is not there makes it build an error (a coding path, a
+    /// message) only to be thrown away, and every tagged value that is not a bare string
+    /// would pay for one.
+    static func bareString(in decoder: any Decoder) -> String? {
+        if let reader = decoder as? JSONValueReader {
+            guard case let .string(string) = reader.value else { return nil }
+            return string
+        }
+        return try? decoder.singleValueContainer().decode(String.self)
+    }
+
+    /// The one key of an object that has exactly one, or nil for any other value.
+    static func singleKey(in decoder: any Decoder) -> String? {
+        if let reader = decoder as? JSONValueReader {
+            guard case let .object(members) = reader.value, members.count == 1 else { return nil }
+            return members.first?.key
+        }
+        guard let container = try? decoder.container(keyedBy: AnyCodingKey.self), container.allKeys.count == 1 else { return nil }
+        return container.allKeys.first?.stringValue
     }
 
     /// Writes `{name: payload}`.

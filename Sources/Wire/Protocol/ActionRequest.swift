@@ -28,6 +28,11 @@ public struct ActionRequest<Action: Codable & Sendable>: Codable, Sendable {
         }
         do {
             seq = try container.decode(UInt64.self, forKey: .seq)
+        } catch let DecodingError.dataCorrupted(context) {
+            // A number that does not fit (negative, fractional, too large): say what seq takes.
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: container.codingPath + [CodingKeys.seq],
+                debugDescription: "\(seqRule) (\(context.debugDescription))"))
         } catch {
             throw DecodingError.dataCorrupted(.init(
                 codingPath: container.codingPath + [CodingKeys.seq],

@@ -4,7 +4,7 @@ public enum ClientMessage<Action: Codable & Sendable>: Codable, Sendable {
     case action(ActionRequest<Action>)
     case bye(Bye)
 
-    static var names: [String] { ["hello", "action", "bye"] }
+    static var names: [String] { ClientMessageNames.all }
 
     public init(from decoder: any Decoder) throws {
         let tag = try SingleKeyCoding.decodeTag(from: decoder, kind: "message", names: Self.names)
@@ -25,3 +25,8 @@ public enum ClientMessage<Action: Codable & Sendable>: Codable, Sendable {
 }
 
 extension ClientMessage: Equatable where Action: Equatable {}
+
+/// The names of client messages, made once (a generic type cannot have a stored static).
+private enum ClientMessageNames {
+    static let all = ["hello", "action", "bye"]
+}

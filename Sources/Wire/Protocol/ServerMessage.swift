@@ -10,16 +10,15 @@ public enum ServerMessage<State: Codable & Sendable>: Codable, Sendable {
     case error(ErrorMessage)
     case bye(Bye)
 
-    static var names: [String] { ["welcome", "ack", "reject", "rendition", "notice", "presence", "error", "bye"] }
+    static var names: [String] { ServerMessageNames.all }
 
     /// Throws ``UnknownMessageType`` for a well-formed message of a type not listed here, so that
     /// clients can skip what a newer core sends.
     public init(from decoder: any Decoder) throws {
-        if let container = try? decoder.container(keyedBy: AnyCodingKey.self),
-           container.allKeys.count == 1, let key = container.allKeys.first, !Self.names.contains(key.stringValue) {
-            throw UnknownMessageType(name: key.stringValue)
+        if let key = SingleKeyCoding.singleKey(in: decoder), !Self.names.contains(key) {
+            throw UnknownMessageType(name: key)
         }
-        if let single = try? decoder.singleValueContainer(), let name = try? single.decode(String.self), !Self.names.contains(name) {
+        if let name = SingleKeyCoding.bareString(in: decoder), !Self.names.contains(name) {
             throw UnknownMessageType(name: name)
         }
         let tag = try SingleKeyCoding.decodeTag(from: decoder, kind: "message", names: Self.names)
@@ -50,3 +49,8 @@ public enum ServerMessage<State: Codable & Sendable>: Codable, Sendable {
 }
 
 extension ServerMessage: Equatable where State: Equatable {}
+
+/// The names of server messages, made once (a generic type cannot have a stored static).
+private enum ServerMessageNames {
+    static let all = ["welcome", "ack", "reject", "rendition", "notice", "presence", "error", "bye"]
+}

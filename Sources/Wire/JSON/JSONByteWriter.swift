@@ -1,0 +1,205 @@
+/// Appends JSON text to a byte buffer. The one place that decides how the wire writes JSON,
+/// shared by ``JSONSerializer`` (a ``JSONValue``) and the encoder (any `Encodable`):
+///
+/// - compact: no whitespace at all;
+/// - object keys sorted by their UTF-8 bytes, so the same value is always the same text;
+/// - strings: `"` and `\` escaped, control characters as `\n` `\r` `\t` `\b` `\f` or `\u00XX`;
+///   everything else, `/` and non-ASCII characters included, as raw UTF-8;
+/// - doubles as the shortest text that reads back as the same double, without a trailing
+///   `.0` (`1`, `1.5`, `1e+20`, `5e-324`): what Foundation's JSONEncoder writes.
+struct JSONByteWriter {
+    var bytes: [UInt8] = []
+
+    // MARK: Scalars
+
+    mutating func writeNull() {
+        bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) // null
+    }
+
+    mutating func writeBool(_ value: Bool) {
+        if value {
+            bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) // true
+        } else {
+            bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65]) // false
+        }
+    }
+
+    mutating func writeInteger(_ value: Int64) {
+        if value < 0 {
+            bytes.append(UInt8(ascii: "-"))
+        }
+        var magnitude = value.magnitude
+        // Digits come out last first; 20 is enough for any UInt64.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude != 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
+    /// Writes a finite double (the callers refuse the others with an error that has a path).
+    mutating func writeDouble(_ value: Double) {
+        writeNumberDescription(value.description)
+    }
+
+    /// Writes a finite Float as its own shortest text.
+    mutating func writeFloat(_ value: Float) {
+        writeNumberDescription(value.description)
+    }
+
+    /// Swift's description of a floating-point number is the shortest text that reads back as
+    /// the same number; it ends in ".0" for whole numbers, which Foundation leaves out and so
+    /// do we.
+    private mutating func writeNumberDescription(_ description: String) {
+        let text = description.utf8
+        if text.count >= 2, text.suffix(2).elementsEqual([UInt8(ascii: "."), UInt8(ascii: "0")]) {
+            bytes.append(contentsOf: text.dropLast(2))
+        } else {
+            bytes.append(contentsOf: text)
+        }
+    }
+
+    /// Writes a string in quotes, with JSON's escapes; returns whether it was all ASCII.
+    @discardableResult
+    mutating func writeString(_ string: String) -> Bool {
+        var string = string
+        return string.withUTF8 { utf8 in
+            bytes.append(UInt8(ascii: "\""))
+            // Copy runs of bytes that need no escape in one go.
+            var runStart = 0
+            var allBytesOred: UInt8 = 0
+            for index in utf8.indices {
+                let byte = utf8[index]
+                allBytesOred |= byte
+                if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart ..< index]))
+                appendEscape(of: byte)
+                runStart = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            bytes.append(UInt8(ascii: "\""))
+            return allBytesOred < 0x80
+        }
+    }
+
+    private mutating func appendEscape(of byte: UInt8) {
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case 0x08: bytes.append(UInt8(ascii: "b"))
+        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        default:
+            let hexDigits: StaticString = "0123456789abcdef"
+            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+            bytes.append(hexDigits.utf8Start[Int(byte >> 4)])
+            bytes.append(hexDigits.utf8Start[Int(byte & 0x0F)])
+        }
+    }
+
+    // MARK: Values
+
+    /// Writes a whole JSON value.
+    mutating func write(_ value: JSONValue) throws(NonFiniteNumberError) {
+        switch value {
+        case .null: writeNull()
+        case let .bool(bool): writeBool(bool)
+        case let .integer(integer): writeInteger(integer)
+        case let .double(double):
+            guard double.isFinite else { throw NonFiniteNumberError(value: double) }
+            writeDouble(double)
+        case let .string(string): writeString(string)
+        case let .array(elements):
+            bytes.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                do {
+                    try write(element)
+                } catch {
+                    throw error.inside(AnyCodingKey(intValue: index)!)
+                }
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case let .object(members):
+            bytes.append(UInt8(ascii: "{"))
+            var isFirst = true
+            for (key, member) in members.sorted(by: { Self.utf8Precedes($0.key, $1.key) }) {
+                if !isFirst { bytes.append(UInt8(ascii: ",")) }
+                isFirst = false
+                writeString(key)
+                bytes.append(UInt8(ascii: ":"))
+                do {
+                    try write(member)
+                } catch {
+                    throw error.inside(AnyCodingKey(key))
+                }
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Whether `a` comes before `b` in the order of their UTF-8 bytes, the order of keys in
+    /// every object the wire writes. (Swift's `<` on strings compares Unicode-normalized
+    /// characters, which differs for some non-ASCII keys.)
+    static func utf8Precedes(_ a: String, _ b: String) -> Bool {
+        compareUTF8(a, b) < 0
+    }
+
+    /// Compares two strings by their UTF-8 bytes: negative, zero or positive.
+    static func compareUTF8(_ a: String, _ b: String) -> Int {
+        var a = a
+        var b = b
+        return a.withUTF8 { aBytes in
+            b.withUTF8 { bBytes in
+                for index in 0 ..< min(aBytes.count, bBytes.count) where aBytes[index] != bBytes[index] {
+                    return Int(aBytes[index]) - Int(bBytes[index])
+                }
+                return aBytes.count - bBytes.count
+            }
+        }
+    }
+}
+
+/// A NaN or an infinity met while writing JSON, which has no way to write one; the path to it
+/// is filled in as the error leaves each enclosing array and object.
+struct NonFiniteNumberError: Error {
+    var value: Double
+    var path: [AnyCodingKey] = []
+
+    func inside(_ key: AnyCodingKey) -> NonFiniteNumberError {
+        NonFiniteNumberError(value: value, path: [key] + path)
+    }
+
+    /// The standard error an encoder throws for a value it cannot write.
+    func encodingError(under prefix: [any CodingKey] = []) -> EncodingError {
+        EncodingError.invalidValue(value, .init(
+            codingPath: prefix + path,
+            debugDescription: "\(value) cannot be written as JSON (only finite numbers can)"))
+    }
+}
+
+/// Writes a ``JSONValue`` as JSON text, exactly as ``WireJSON/encode(_:)`` writes everything:
+/// compact, object keys sorted by their UTF-8 bytes, `/` and non-ASCII characters unescaped.
+public enum JSONSerializer {
+    /// The JSON text of `value`.
+    ///
+    /// - Parameters:
+    ///   - value: the value to write.
+    /// - Throws: `EncodingError.invalidValue` for a NaN or an infinity, which JSON cannot hold;
+    ///   the coding path leads to it.
+    public static func serialize(_ value: JSONValue) throws -> [UInt8] {
+        var writer = JSONByteWriter()
+        do {
+            try writer.write(value)
+        } catch {
+            throw error.encodingError()
+        }
+        return writer.bytes
+    }
+}
