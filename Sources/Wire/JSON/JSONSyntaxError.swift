@@ -20,5 +20,6 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
         self.message = message
     }
 
+    /// The message, as is: one line.
     public var description: String { message }
 }

@@ -4,13 +4,19 @@
 /// of the state, or an RFC 6902 patch of its JSON), so that the runtime can diff any app's state
 /// without knowing its types, and a client in any language can apply the change with a stock
 /// JSON Patch library.
+///
+/// Text becomes a value with ``JSONParser`` and a value text with ``JSONSerializer``; typed
+/// values go to and from it with ``init(encoding:)`` and ``decode(as:)``.
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
+    /// A number written without fraction or exponent that fits 64 bits (`42`, `-7`).
     case integer(Int64)
+    /// Any other number (`1.5`, `1e3`, `1.0`, an integer beyond 64 bits), as the nearest double.
     case double(Double)
     case string(String)
     case array([JSONValue])
+    /// An object's members; a key appears once (the parser refuses text that repeats one).
     case object([String: JSONValue])
 }
 

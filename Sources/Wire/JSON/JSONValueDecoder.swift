@@ -16,6 +16,7 @@
 /// `Date` reads as Foundation's default writes it (its own conformance: a number of seconds
 /// since 2001-01-01), so records written by Foundation's `JSONEncoder` still decode.
 public struct JSONValueDecoder: Sendable {
+    /// A decoder; it has no options (the wire reads JSON one way).
     public init() {}
 
     /// Decodes a value of `type` from `value`.

@@ -12,6 +12,7 @@
 /// - unsigned integers above `Int64.max`: the parser reads integers beyond the signed 64-bit
 ///   range as doubles, which would round them, so such a number could not come back as written.
 public struct JSONValueEncoder: Sendable {
+    /// An encoder; it has no options (the wire writes JSON one way).
     public init() {}
 
     /// The JSON value of `value`: the same value that parsing its JSON text would give
