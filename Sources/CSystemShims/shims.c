@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <malloc.h>
 #include <sys/prctl.h>
 #include <pthread.h>
 #include <sys/socket.h>
@@ -32,4 +33,8 @@ void cama_set_thread_name(const char *name) {
     }
     truncated[index] = 0;
     pthread_setname_np(pthread_self(), truncated);
+}
+
+int cama_set_mmap_threshold(int threshold) {
+    return mallopt(M_MMAP_THRESHOLD, threshold);
 }

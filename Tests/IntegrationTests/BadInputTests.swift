@@ -47,7 +47,7 @@ struct BadInputTests {
             try await client.send(#"{"action":{"client":"x","seq":-1,"action":"clear"}}"#)
         }
         #expect(negativeSeq == "bad_frame")
-        #expect(negativeSeqMessage == "a frame is not a valid message: at action.seq: seq must be a whole number from 0 to 2^63-1 (the number -1 does not fit its field (expected a whole number in range))")
+        #expect(negativeSeqMessage == "a frame is not a valid message: at action.seq: seq must be a whole number from 1 to 9223372036854775807 (the number -1 does not fit its field (expected a whole number in range))")
 
         let (beforeHello, _) = try await errorCode { try await $0.send(#"{"action":{"client":"x","seq":1,"action":{"clear":{}}}}"#) }
         #expect(beforeHello == "hello_required")

@@ -18,7 +18,7 @@ struct FoundationParityTests {
     @discardableResult
     private func expectSameBytes<T: Encodable>(_ value: T, sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
         let ours = try WireJSON.encode(value)
-        let theirs = try Self.foundationBytes(value)
+        let theirs = Self.escapingTerminalControls(try Self.foundationBytes(value))
         #expect(ours == theirs, "\(String(decoding: ours, as: UTF8.self)) != \(String(decoding: theirs, as: UTF8.self))", sourceLocation: sourceLocation)
         return theirs
     }
@@ -31,11 +31,34 @@ struct FoundationParityTests {
         #expect(try JSONDecoder().decode(T.self, from: Data(ours)) == value, sourceLocation: sourceLocation)
     }
 
+    /// Foundation's JSON with DEL and the C1 controls escaped, as the wire writes them (JSON
+    /// allows both; the wire escapes them so that printed JSON cannot drive a terminal).
+    static func escapingTerminalControls(_ bytes: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        var index = 0
+        func escape(_ codePoint: UInt8) {
+            result += Array("\\u00".utf8) + Array(String(codePoint, radix: 16).utf8)
+        }
+        while index < bytes.count {
+            if bytes[index] == 0x7f {
+                escape(0x7f)
+                index += 1
+            } else if bytes[index] == 0xc2, index + 1 < bytes.count, (0x80 ... 0x9f).contains(bytes[index + 1]) {
+                escape(bytes[index + 1])
+                index += 2
+            } else {
+                result.append(bytes[index])
+                index += 1
+            }
+        }
+        return result
+    }
+
     /// Texts with what escaping must get right: quotes, backslashes, slashes, every control
     /// character, DEL, non-ASCII of every length, line separators, combining marks.
     static let awkwardTexts: [String] = [
         "", "buy milk", "a\"b", "back\\slash", "a/b</script>", "tab\there", "line\nbreak\r\n",
-        String((0 ..< 0x20).map { Character(Unicode.Scalar($0)!) }), "\u{7F}", "é", "e\u{301}", "€", "😀👍🏽",
+        String((0 ..< 0x20).map { Character(Unicode.Scalar($0)!) }), "\u{7F}", "\u{80}\u{9B}\u{9F}\u{A0}", "é", "e\u{301}", "€", "😀👍🏽",
         "\u{2028}\u{2029}", "\u{FEFF}", "日本語", "\u{10FFFF}", "~0~1", "{\"not\":\"json\"}",
     ]
 
@@ -76,7 +99,7 @@ struct FoundationParityTests {
         actions += Self.interestingDoubles().prefix(300).map { .timer(.tick(at: $0)) }
         for (index, action) in actions.enumerated() {
             try expectParity(action)
-            try expectParity(ClientMessage<AppAction>.action(ActionRequest(client: "6F9619FF-8B86-D011-B42D-00CF4FC964FF", seq: UInt64(index), action: action)))
+            try expectParity(ClientMessage<AppAction>.action(ActionRequest(client: "6F9619FF-8B86-D011-B42D-00CF4FC964FF", seq: UInt64(index + 1), action: action)))
             try expectParity(JournalEntry(revision: UInt64(index), at: 1_767_225_600.125, client: index % 2 == 0 ? "c" : nil, seq: index % 2 == 0 ? 5 : nil, action: action))
         }
     }

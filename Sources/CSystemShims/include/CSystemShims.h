@@ -18,5 +18,11 @@ int cama_set_parent_death_signal(int signal);
 /// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC, ignoring the peer address.
 int cama_accept_nonblocking(int fd);
 
+/// Makes glibc's malloc serve every allocation of `threshold` bytes or more with its own
+/// mmap, returned to the system when freed. Setting it also stops glibc from raising the
+/// threshold after large frees, which would otherwise keep large transient buffers (frames,
+/// their decoded text) in the heap long after use. Returns 1 on success.
+int cama_set_mmap_threshold(int threshold);
+
 /// Names the calling thread (at most 15 bytes are kept), for ps and debuggers.
 void cama_set_thread_name(const char *name);

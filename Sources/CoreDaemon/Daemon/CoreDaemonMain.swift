@@ -21,6 +21,7 @@ enum CoreDaemonMain {
             Signals.unblock(Signals.stop)
             ProgramMain.run(receiving: []) { await run(options) }
         }
+        MemoryTuning.returnLargeBuffersPromptly()
         ProgramMain.run(receiving: Signals.stop) { await run(options) }
     }
 

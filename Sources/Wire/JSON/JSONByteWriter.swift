@@ -3,7 +3,8 @@
 ///
 /// - compact: no whitespace at all;
 /// - object keys sorted by their UTF-8 bytes, so the same value is always the same text;
-/// - strings: `"` and `\` escaped, control characters as `\n` `\r` `\t` `\b` `\f` or `\u00XX`;
+/// - strings: `"` and `\` escaped, control characters as `\n` `\r` `\t` `\b` `\f` or `\u00XX`
+///   (DEL and the C1 controls too, which JSON does not require);
 ///   everything else, `/` and non-ASCII characters included, as raw UTF-8;
 /// - doubles as the shortest text that reads back as the same double, without a trailing
 ///   `.0` (`1`, `1.5`, `1e+20`, `5e-324`): what Foundation's JSONEncoder writes.
@@ -64,6 +65,9 @@ struct JSONByteWriter {
     }
 
     /// Writes a string in quotes, with JSON's escapes; returns whether it was all ASCII.
+    ///
+    /// Beyond what JSON requires, DEL and the C1 controls (U+007F to U+009F) are escaped too
+    /// (`\u007f`, `\u009b`): some terminals obey them, and JSON is often printed to one.
     @discardableResult
     mutating func writeString(_ string: String) -> Bool {
         var string = string
@@ -72,18 +76,43 @@ struct JSONByteWriter {
             // Copy runs of bytes that need no escape in one go.
             var runStart = 0
             var allBytesOred: UInt8 = 0
-            for index in utf8.indices {
+            var index = 0
+            while index < utf8.count {
                 let byte = utf8[index]
                 allBytesOred |= byte
-                if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") { continue }
+                if byte >= 0x20, byte < 0x7f, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+                    index += 1
+                    continue
+                }
+                if byte > 0x7f {
+                    // U+0080 to U+009F are C2 80 to C2 9F in UTF-8; other bytes are plain text.
+                    guard byte == 0xc2, index + 1 < utf8.count, (0x80 ... 0x9f).contains(utf8[index + 1]) else {
+                        index += 1
+                        continue
+                    }
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart ..< index]))
+                    appendUnicodeEscape(of: utf8[index + 1])
+                    index += 2
+                    runStart = index
+                    continue
+                }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart ..< index]))
                 appendEscape(of: byte)
-                runStart = index + 1
+                index += 1
+                runStart = index
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
             bytes.append(UInt8(ascii: "\""))
             return allBytesOred < 0x80
         }
+    }
+
+    /// `\u00XX` for a code point below U+0100.
+    private mutating func appendUnicodeEscape(of codePoint: UInt8) {
+        let hexDigits: StaticString = "0123456789abcdef"
+        bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+        bytes.append(hexDigits.utf8Start[Int(codePoint >> 4)])
+        bytes.append(hexDigits.utf8Start[Int(codePoint & 0x0F)])
     }
 
     private mutating func appendEscape(of byte: UInt8) {
@@ -96,10 +125,8 @@ struct JSONByteWriter {
         case 0x08: bytes.append(UInt8(ascii: "b"))
         case 0x0C: bytes.append(UInt8(ascii: "f"))
         default:
-            let hexDigits: StaticString = "0123456789abcdef"
-            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-            bytes.append(hexDigits.utf8Start[Int(byte >> 4)])
-            bytes.append(hexDigits.utf8Start[Int(byte & 0x0F)])
+            bytes.removeLast()
+            appendUnicodeEscape(of: byte)
         }
     }
 
