@@ -28,7 +28,9 @@ public final class EventLoop: Sendable {
 
     private static let wakeToken: UInt64 = 0
 
-    private init() {
+    /// A loop of its own, with its own thread (the process's is ``shared``); for tests, or a
+    /// server that wants its connections on a thread apart. It runs for the life of the process.
+    public init() {
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         precondition(epollFD >= 0, "epoll_create1: \(SystemError("epoll_create1"))")
         wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
@@ -111,11 +113,14 @@ public final class EventLoop: Sendable {
         let waiter = SleepWaiter()
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let timer = schedule(after: duration) { waiter.resume() }
-                if !waiter.install(continuation, timer: timer) {
-                    cancel(timer)
+                // The continuation is in place before the timer exists: a timer that is due at
+                // once fires on the loop's thread, maybe before `schedule` even returns.
+                guard waiter.install(continuation) else {
                     continuation.resume()
+                    return
                 }
+                let timer = schedule(after: duration) { waiter.resume() }
+                if !waiter.keep(timer) { cancel(timer) }
             }
         } onCancel: {
             if let timer = waiter.cancel() { self.cancel(timer) }
@@ -169,21 +174,34 @@ public final class EventLoop: Sendable {
 }
 
 /// The meeting point of a sleeping task, its timer and its cancellation: whichever comes first
-/// resumes the task, exactly once.
+/// resumes the task, exactly once, and a timer that is no longer needed is cancelled.
 private final class SleepWaiter: Sendable {
     private enum Phase {
-        case waiting
-        case installed(CheckedContinuation<Void, Never>, EventLoop.Timer)
+        /// Not sleeping yet.
+        case ready
+        /// Sleeping; the timer, once it is set.
+        case sleeping(CheckedContinuation<Void, Never>, EventLoop.Timer?)
+        /// Resumed, or cancelled before it slept.
         case done
     }
 
-    private let phase = Mutex(Phase.waiting)
+    private let phase = Mutex(Phase.ready)
 
-    /// Installs the continuation; false if the sleep was cancelled before (resume it yourself).
-    func install(_ continuation: CheckedContinuation<Void, Never>, timer: EventLoop.Timer) -> Bool {
+    /// Puts the task to sleep; false if it was cancelled before (resume it yourself).
+    func install(_ continuation: CheckedContinuation<Void, Never>) -> Bool {
         phase.withLock { phase in
-            guard case .waiting = phase else { return false }
-            phase = .installed(continuation, timer)
+            guard case .ready = phase else { return false }
+            phase = .sleeping(continuation, nil)
+            return true
+        }
+    }
+
+    /// Keeps the timer, to cancel it if the task is cancelled; false if the sleep is over
+    /// already (fired or cancelled): then the timer is not needed.
+    func keep(_ timer: EventLoop.Timer) -> Bool {
+        phase.withLock { phase in
+            guard case let .sleeping(continuation, nil) = phase else { return false }
+            phase = .sleeping(continuation, timer)
             return true
         }
     }
@@ -191,21 +209,21 @@ private final class SleepWaiter: Sendable {
     /// The timer fired.
     func resume() {
         let continuation = phase.withLock { phase -> CheckedContinuation<Void, Never>? in
-            guard case let .installed(continuation, _) = phase else { return nil }
+            guard case let .sleeping(continuation, _) = phase else { return nil }
             phase = .done
             return continuation
         }
         continuation?.resume()
     }
 
-    /// The task was cancelled: resumes it, and returns the timer to cancel if it was set.
+    /// The task was cancelled: resumes it, and returns the timer to cancel, if it was set.
     func cancel() -> EventLoop.Timer? {
         let (continuation, timer) = phase.withLock { phase -> (CheckedContinuation<Void, Never>?, EventLoop.Timer?) in
             switch phase {
-            case .waiting:
+            case .ready:
                 phase = .done
                 return (nil, nil)
-            case let .installed(continuation, timer):
+            case let .sleeping(continuation, timer):
                 phase = .done
                 return (continuation, timer)
             case .done:
