@@ -13,7 +13,7 @@ struct PlainWordsTests {
         let hello = Array(#"{"hello":{"protocol":1,"role":"script","client":"words","name":"words"}}"#.utf8)
         let cases: [(name: String, frames: [[UInt8]], message: String)] = [
             ("invalid UTF-8 in an item's text", [hello, Array(#"{"action":{"client":"words","seq":1,"action":{"add":{"text":""#.utf8) + [0xff] + Array(#""}}}}"#.utf8)],
-             "a frame is not a valid message: the text is not valid UTF-8 (byte 0xff at offset 57)"),
+             "a frame is not a valid message: the text is not valid UTF-8 (byte 0xff at offset 61)"),
             ("a key named twice in the envelope", [hello, Array(#"{"action":{"client":"words","seq":1,"seq":2,"action":"clear"}}"#.utf8)],
              #"a frame is not a valid message: duplicate key "seq" in an object (at byte 36)"#),
             ("a key named twice in an action", [hello, Array(#"{"action":{"client":"words","seq":1,"action":{"add":{"text":"a","text":"b"}}}}"#.utf8)],
