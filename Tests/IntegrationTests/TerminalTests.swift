@@ -5,7 +5,7 @@ import Wire
 
 /// The full-screen shell on real terminals (tmux): two people at once, a script, help,
 /// rejects, resizes, and the terminal always given back.
-@Suite("Full-screen shell in tmux")
+@Suite("Full-screen shell in tmux", .enabled(if: Tmux.executable != nil, "tmux is not installed (apt-get install tmux); .ci/run installs it"))
 struct TerminalTests {
     /// The shell as the pane's own process (its pid is the pane's), for signalling it.
     private func attach(_ sandbox: Sandbox, _ extra: String = "") -> String {
@@ -26,10 +26,7 @@ struct TerminalTests {
     @Test("two shells see each other's changes and a scripted send; keys, help and rejects work; q and SIGTERM restore the terminal")
     func twoShells() async throws {
         let sandbox = try Sandbox()
-        guard let tmux = Tmux(sandbox) else {
-            print("skipped: tmux is not installed (apt-get install tmux); .ci/run installs it")
-            return
-        }
+        let tmux = try #require(Tmux(sandbox))
         _ = try await sandbox.startCore()
         #expect(try await sandbox.client("send", "add", "buy milk").status == 0)
         #expect(try await sandbox.client("send", "add", "call mom").status == 0)
@@ -85,10 +82,7 @@ struct TerminalTests {
     @Test("resizing follows the terminal; a core gone for good restores the terminal and exits 3")
     func resizeAndLostCore() async throws {
         let sandbox = try Sandbox()
-        guard let tmux = Tmux(sandbox) else {
-            print("skipped: tmux is not installed (apt-get install tmux); .ci/run installs it")
-            return
-        }
+        let tmux = try #require(Tmux(sandbox))
         let core = try await sandbox.startCore()
         for number in 1 ... 12 {
             #expect(try await sandbox.client("send", "add", "item with a fairly long text number \(number)").status == 0)
@@ -117,10 +111,7 @@ struct TerminalTests {
     @Test("cama-launch opens the full-screen shell; a killed core shows reconnecting until the launcher restarts it; q stops both")
     func launcherShell() async throws {
         let sandbox = try Sandbox()
-        guard let tmux = Tmux(sandbox) else {
-            print("skipped: tmux is not installed (apt-get install tmux); .ci/run installs it")
-            return
-        }
+        let tmux = try #require(Tmux(sandbox))
         let statusFile = sandbox.directory + "/launch.status"
         try await tmux.session("l", "\(Binary.camaLaunch.path) --socket \(sandbox.socket) --state-dir \(sandbox.stateDirectory); echo $? > \(statusFile)")
         var killed: [Int32] = []
@@ -160,10 +151,7 @@ struct TerminalTests {
     @Test("when cama-launch gives up on its core, it ends its shell, gives the terminal back and says why")
     func launcherGivesUp() async throws {
         let sandbox = try Sandbox()
-        guard let tmux = Tmux(sandbox) else {
-            print("skipped: tmux is not installed (apt-get install tmux); .ci/run installs it")
-            return
-        }
+        let tmux = try #require(Tmux(sandbox))
         let statusFile = sandbox.directory + "/launch.status"
         let errors = sandbox.directory + "/launch.err"
         try await tmux.session("g", "\(Binary.camaLaunch.path) --socket \(sandbox.socket) --state-dir \(sandbox.stateDirectory) --max-restarts 1 --restart-window 20 2> \(errors); echo $? > \(statusFile)")
