@@ -18,26 +18,28 @@ let package = Package(
     targets: [
         // Linux system calls the Glibc module does not export (epoll, eventfd, SO_PEERCRED, prctl).
         .target(name: "CSystemShims"),
-        // What crosses the socket: frames, the envelope, JSON values and patches, the app's contract.
+        // What crosses the socket, for any app: frames, the protocol envelope, JSON values and patches.
         .target(name: "Wire"),
         // The generic runtime: channels, the store, the core-side server, the shell-side link,
         // the socket transport and process supervision parts.
         .target(name: "ActorNode", dependencies: ["Wire", "CSystemShims"]),
         // TestStore: exhaustive tests of reducers and effects (links Swift Testing; tests only).
         .target(name: "ActorNodeTesting", dependencies: ["ActorNode", "Wire"]),
+        // The to-do app's contract: its state and actions, shared by its core and its shell.
+        .target(name: "TodoContract", dependencies: ["Wire"]),
         // `core-daemon`: the to-do app's Core (its reducers) and the daemon's main.
-        .executableTarget(name: "CoreDaemon", dependencies: ["Wire", "ActorNode"]),
+        .executableTarget(name: "CoreDaemon", dependencies: ["Wire", "ActorNode", "TodoContract"]),
         // `shell-client`: the to-do app's Shell and the scripting commands.
-        .executableTarget(name: "ShellClient", dependencies: ["Wire", "ActorNode"]),
+        .executableTarget(name: "ShellClient", dependencies: ["Wire", "ActorNode", "TodoContract"]),
         // `cama-launch`: Root. It depends on the other two executables only so that
         // `swift run cama-launch` builds them; it starts them as processes and imports neither.
         .executableTarget(name: "cama-launch", dependencies: ["Wire", "ActorNode", "CoreDaemon", "ShellClient"]),
         // `cama-bench`: concurrent clients against a core, for scripts/bench-*.sh.
         .executableTarget(name: "cama-bench", dependencies: ["Wire", "ActorNode"]),
 
-        .testTarget(name: "WireTests", dependencies: ["Wire", "ActorNode"]),
+        .testTarget(name: "WireTests", dependencies: ["Wire", "ActorNode", "TodoContract"]),
         .testTarget(name: "ActorNodeTests", dependencies: ["ActorNode", "ActorNodeTesting", "Wire"]),
-        .testTarget(name: "AppTests", dependencies: ["CoreDaemon", "ShellClient", "cama-launch", "ActorNode", "ActorNodeTesting", "Wire"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ActorNode", "Wire", "CoreDaemon", "ShellClient", "cama-launch"]),
+        .testTarget(name: "AppTests", dependencies: ["CoreDaemon", "ShellClient", "cama-launch", "ActorNode", "ActorNodeTesting", "Wire", "TodoContract"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ActorNode", "Wire", "TodoContract", "CoreDaemon", "ShellClient", "cama-launch"]),
     ]
 )

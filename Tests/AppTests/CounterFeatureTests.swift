@@ -2,6 +2,7 @@ import ActorNode
 import ActorNodeTesting
 import Testing
 @testable import CoreDaemon
+import TodoContract
 import Wire
 
 @Suite("Counter feature")

@@ -3,6 +3,7 @@ import Testing
 @testable import ActorNode
 @testable import CoreDaemon
 @testable import ShellClient
+@testable import TodoContract
 @testable import Wire
 
 /// Location transparency: the to-do Core and the line-mode Shell, the same code that runs in

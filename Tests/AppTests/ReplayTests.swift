@@ -2,6 +2,7 @@ import ActorNode
 import Synchronization
 import Testing
 @testable import CoreDaemon
+import TodoContract
 import Wire
 
 /// Principle 3: replaying what was applied gives the same state and never re-runs an effect.

@@ -1,5 +1,6 @@
 import Testing
 @testable import ShellClient
+@testable import TodoContract
 @testable import Wire
 
 /// The full-screen shell's render function, as text frames.

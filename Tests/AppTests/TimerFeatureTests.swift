@@ -4,6 +4,7 @@ import FoundationEssentials
 import Synchronization
 import Testing
 @testable import CoreDaemon
+import TodoContract
 import Wire
 
 @Suite("Focus timer feature")

@@ -2,6 +2,7 @@ import ActorNode
 import ActorNodeTesting
 import Testing
 @testable import CoreDaemon
+import TodoContract
 import Wire
 
 /// The to-do list through the composed root reducer, exhaustively: every change is stated,

@@ -1,6 +1,7 @@
 import Testing
 @testable import ActorNode
 @testable import CoreDaemon
+@testable import TodoContract
 @testable import Wire
 
 @Suite("To-do reducer")

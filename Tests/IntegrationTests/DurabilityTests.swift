@@ -2,6 +2,7 @@ import ActorNode
 import FoundationEssentials
 import Glibc
 import Testing
+import TodoContract
 import Wire
 
 /// Acknowledged means it survives: restarts, torn writes and damage, through the real binaries.

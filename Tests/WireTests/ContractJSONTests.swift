@@ -1,4 +1,5 @@
 import Testing
+@testable import TodoContract
 @testable import Wire
 
 @Suite("To-do contract JSON")

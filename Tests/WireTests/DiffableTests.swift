@@ -1,5 +1,6 @@
 import ActorNode
 import Testing
+@testable import TodoContract
 @testable import Wire
 
 @Suite("Typed diffs")

@@ -1,6 +1,7 @@
 import ActorNode
 import FoundationEssentials
 import Testing
+@testable import TodoContract
 @testable import Wire
 
 /// The wire's JSON text is byte for byte what Foundation's JSONEncoder wrote before it

@@ -1,4 +1,5 @@
 import Testing
+@testable import TodoContract
 @testable import Wire
 
 /// The decoder is a whole `Decoder`: keyed, unkeyed and single-value containers, nested ones,

@@ -1,4 +1,5 @@
 import Testing
+@testable import TodoContract
 @testable import Wire
 
 /// An object that names a key twice is refused: other readers would take the first value, or

@@ -1,5 +1,6 @@
 import ActorNode
 import Testing
+@testable import TodoContract
 @testable import Wire
 
 /// The encoder is a whole `Encoder`: containers may be written in any order, super encoders

@@ -1,6 +1,7 @@
 import ActorNode
 import FoundationEssentials
 import Testing
+@testable import TodoContract
 @testable import Wire
 
 /// Thousands of mutated documents: the parser never crashes, accepts exactly what a simple

@@ -1,4 +1,5 @@
 import Testing
+@testable import TodoContract
 @testable import Wire
 
 /// A number decodes into a field only if the field can hold it exactly; otherwise the error

@@ -1,5 +1,6 @@
 import ActorNode
 import Testing
+@testable import TodoContract
 @testable import Wire
 
 /// Text that is not UTF-8 is refused with an error that says so, naming the first bad byte.

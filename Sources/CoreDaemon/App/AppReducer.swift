@@ -1,4 +1,5 @@
 import ActorNode
+import TodoContract
 import Wire
 
 /// The root reducer: each feature's reducer, given its own part of the state and of the

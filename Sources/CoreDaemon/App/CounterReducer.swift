@@ -1,4 +1,5 @@
 import ActorNode
+import TodoContract
 import Wire
 
 /// The counter: Shohin's, with randomize as an effect.

@@ -1,5 +1,6 @@
 import ActorNode
 import FoundationEssentials
+import TodoContract
 import Wire
 
 /// The focus timer: focus on an item for a while, tick once a second, and when the time is up

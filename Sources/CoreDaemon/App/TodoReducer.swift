@@ -1,4 +1,5 @@
 import ActorNode
+import TodoContract
 import Wire
 
 /// The to-do list's logic: CAMA's ToDo, with stable ids and validation.

@@ -1,6 +1,7 @@
 import ActorNode
 import FoundationEssentials
 import Glibc
+import TodoContract
 import Wire
 
 /// `core-daemon`: binds the socket, serves the to-do core until a stop signal, cleans up.

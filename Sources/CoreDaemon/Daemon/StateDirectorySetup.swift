@@ -1,5 +1,6 @@
 import ActorNode
 import Glibc
+import TodoContract
 import Wire
 
 /// The core's claim on its state directory: created 0700, locked so that one core at a time

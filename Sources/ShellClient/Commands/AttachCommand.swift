@@ -1,5 +1,6 @@
 import ActorNode
 import Glibc
+import TodoContract
 import Wire
 
 /// `shell-client attach`: the full-screen interface when stdin and stdout are terminals, else

@@ -1,4 +1,5 @@
 import ActorNode
+import TodoContract
 import Wire
 
 /// `shell-client send`: one action (a verb or JSON), or a stream of them from stdin.

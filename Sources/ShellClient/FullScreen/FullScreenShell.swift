@@ -1,5 +1,6 @@
 import ActorNode
 import Glibc
+import TodoContract
 import Wire
 
 /// `shell-client attach` on a terminal: the full-screen interface. Keys, the core's news and

@@ -1,3 +1,4 @@
+import TodoContract
 import Wire
 
 /// What a key does in the full-screen shell: it changes the UI state and may send actions,

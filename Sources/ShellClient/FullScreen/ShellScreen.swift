@@ -1,4 +1,5 @@
 import ActorNode
+import TodoContract
 import Wire
 
 /// The full-screen shell's view, as a pure function: `render(state, ui, size)` is the frame,

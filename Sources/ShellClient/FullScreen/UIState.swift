@@ -1,3 +1,4 @@
+import TodoContract
 import Wire
 
 /// Everything the full-screen shell shows that is not the core's state: the selection, what

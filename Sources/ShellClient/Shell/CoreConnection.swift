@@ -1,6 +1,7 @@
 import ActorNode
 import FoundationEssentials
 import Synchronization
+import TodoContract
 import Wire
 
 /// Opens a link to the core for one command, turning every way that can fail into the

@@ -1,4 +1,5 @@
 import ActorNode
+import TodoContract
 import Wire
 
 /// The line-mode shell, written against channels: lines typed in, the core's link out.

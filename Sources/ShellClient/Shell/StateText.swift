@@ -1,4 +1,5 @@
 import ActorNode
+import TodoContract
 import Wire
 
 /// How the state is shown: as text for people, as one JSON object per line for programs.

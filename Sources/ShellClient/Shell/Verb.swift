@@ -1,3 +1,4 @@
+import TodoContract
 import Wire
 
 /// The human verbs of `send` and the line-mode shell, turned into actions:

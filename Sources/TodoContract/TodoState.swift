@@ -1,3 +1,4 @@
+import Wire
 /// The to-do list: the items in display order, and the id the next added item will get.
 public struct TodoState: Codable, Sendable, Equatable {
     public var items: [TodoItem]

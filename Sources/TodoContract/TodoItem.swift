@@ -1,3 +1,4 @@
+import Wire
 /// One entry of the to-do list. Its `id` is assigned by the core, stable, and never reused.
 public struct TodoItem: Codable, Sendable, Equatable, Identifiable {
     public var id: Int

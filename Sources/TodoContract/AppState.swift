@@ -1,3 +1,4 @@
+import Wire
 /// The whole state of the reference app, as the core owns it and every shell sees it.
 ///
 /// JSON: `{"todo":{"items":[...],"nextId":2},"counter":{"value":0},"timer":{...}}`. Features add

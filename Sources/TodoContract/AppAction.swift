@@ -1,3 +1,4 @@
+import Wire
 /// Every action of the reference app: the features' actions, composed.
 ///
 /// On the wire the to-do actions appear under their own names (`{"add":{"text":"buy milk"}}` is

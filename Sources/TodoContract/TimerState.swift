@@ -1,3 +1,4 @@
+import Wire
 /// The focus timer: which item is in focus and how long is left.
 ///
 /// The state holds the deadline (a wall-clock moment, seconds since 1970), not only a countdown:

@@ -1,3 +1,4 @@
+import Wire
 /// What a shell can ask of the to-do list. Items are named by id, never by position, so two
 /// shells acting at once never hit the wrong item.
 ///

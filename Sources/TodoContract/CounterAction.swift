@@ -1,3 +1,4 @@
+import Wire
 /// What a shell can ask of the counter.
 ///
 /// JSON, under the `counter` key of an action: `{"counter":{"increment":{}}}` (or

@@ -1,3 +1,4 @@
+import Wire
 /// The counter (Khipu's, Shohin's and Actomaton's example): one number.
 /// JSON: `{"value":3}`.
 public struct CounterState: Codable, Sendable, Equatable {

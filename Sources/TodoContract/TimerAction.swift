@@ -1,3 +1,4 @@
+import Wire
 /// What the focus timer does.
 ///
 /// JSON: `{"timer":{"start":{"id":3,"seconds":1500}}}` (seconds optional, 25 minutes by

@@ -1,3 +1,4 @@
+import Wire
 /// How the app's state describes its changes: field by field, and the item list by id, so
 /// that toggling one item of a long list sends one small `replace`.
 extension AppState: Diffable {
