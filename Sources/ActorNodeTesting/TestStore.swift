@@ -10,10 +10,10 @@ import Wire
 /// ``finish(sourceLocation:)`` fails if any such action was left unreceived or any effect is
 /// still running. Failures are recorded as issues with a readable diff of the state.
 ///
-///     let store = TestStore(state: CounterState(), reducer: CounterReducer.reducer, environment: env)
-///     await store.send(.increment) { $0.value = 1 }
-///     await store.send(.randomize)
-///     await store.receive(.set(value: 7)) { $0.value = 7 }
+///     let store = TestStore(state: NotesState(), reducer: NotesReducer.reducer, environment: env)
+///     await store.send(.add("milk")) { $0.items = ["milk"] }
+///     await store.send(.shuffle)
+///     await store.receive(.reorder([0])) { $0.order = [0] }
 ///     await store.finish()
 public final class TestStore<State: Equatable & Encodable & Sendable, Action: Equatable & Encodable & Sendable, Environment: Sendable> {
     /// The state after everything sent and received so far.

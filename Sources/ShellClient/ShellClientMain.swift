@@ -1,50 +1,38 @@
 import ActorNode
-import Glibc
-import Wire
+import TodoContract
 
-/// `shell-client`: attach to the core, or script it.
+/// The to-do app's shell, as the shell kit needs to know it: its verbs, how its state reads,
+/// and its full-screen interface. The scripting commands and the line shell are the kit's.
+enum TodoShell: ShellApp {
+    static let program = "shell-client"
+    static let naming = AppNaming("cama")
+    static let summary = "a shell of the CAMA to-do core, for people and for scripts."
+    static let verbs = TodoVerbs.all
+    static let startHint = "'cama-launch --detach' (or 'swift run cama-launch')"
+    static let jsonExamples = [
+        #"{"add":{"text":"buy milk"}}  {"clear":{}}  {"remove":{"id":3}}"#,
+        #"{"toggle":{"id":3}}  {"edit":{"id":3,"text":"oat milk"}}  {"move":{"id":3,"position":1}}"#,
+        #"{"counter":"increment"}  {"counter":{"set":{"value":5}}}  {"timer":{"start":{"id":3,"seconds":60}}}"#,
+        #"{"timer":"stop"}  {"pick":{}}"#,
+    ]
+    static let helpNotes = """
+    For example, state --json prints
+      {"counter":{"value":0},"revision":7,"timer":{"deadline":null,"item":null,"remaining":0,
+       "running":false},"todo":{"items":[{"done":false,"id":1,"pomodoros":0,"text":"buy milk"}],
+       "nextId":2}}
+    When a focus completes, attach and watch print a notice (watch --json on stderr).
+    """
+    static let fullScreen: FullScreenAttach<AppState, AppAction>? = FullScreenShell.attach
+
+    static func render(_ state: AppState, revision: UInt64) -> String {
+        StateText.render(state, revision: revision)
+    }
+}
+
+/// `shell-client`.
 @main
 enum ShellClientMain {
     static func main() {
-        // First, while this is the only thread: the full-screen shell's signals wait for it.
-        Signals.block(FullScreenShell.handledSignals)
-        signal(SIGPIPE, SIG_IGN)
-        let parsed: (GlobalOptions, ShellCommand)
-        do {
-            parsed = try ShellCommand.parse(Array(CommandLine.arguments.dropFirst()))
-        } catch {
-            StandardStreams.fail(error, program: ShellCommand.program)
-        }
-        guard parsed.1 == .attach, FullScreenShell.applies else {
-            // Every other command keeps the default actions: Ctrl-C ends it.
-            Signals.unblock(FullScreenShell.handledSignals)
-            ProgramMain.run(receiving: []) { await run(parsed.0, parsed.1) }
-        }
-        ProgramMain.run(receiving: FullScreenShell.handledSignals) { await run(parsed.0, parsed.1) }
-    }
-
-    private static func run(_ options: GlobalOptions, _ command: ShellCommand) async -> Int32 {
-        let status: ExitStatus
-        do {
-            switch command {
-            case .help:
-                await StandardStreams.out(ShellCommand.helpText + "\n")
-                status = .success
-            case .version:
-                await StandardStreams.out("shell-client \(CAMAVersion.current) (protocol \(ProtocolVersion.current))\n")
-                status = .success
-            case .attach:
-                status = try await AttachCommand.run(options: options)
-            case let .send(input):
-                status = try await SendCommand.run(input, options: options)
-            case let .state(json):
-                status = try await StateCommand.run(json: json, options: options)
-            case let .watch(json, count):
-                status = try await WatchCommand.run(json: json, count: count, options: options)
-            }
-        } catch {
-            StandardStreams.fail(error, program: ShellCommand.program)
-        }
-        return status.rawValue
+        ShellKit<TodoShell>.main()
     }
 }

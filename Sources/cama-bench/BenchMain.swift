@@ -60,19 +60,19 @@ enum BenchMain {
                 }
             }
         } catch {
-            StandardStreams.fail(error, program: program)
+            ProgramMain.fail(error, program: program)
         }
         let action: JSONValue
         do {
             action = try WireJSON.decode(JSONValue.self, from: Array(actionJSON.utf8))
         } catch {
-            StandardStreams.fail(.usage("--action is not JSON", program: program), program: program)
+            ProgramMain.fail(.usage("--action is not JSON", program: program), program: program)
         }
-        let path = SocketPath.resolve(option: socket, environment: ProcessEnvironment.current)
+        let path = AppNaming("cama").socketPath(option: socket, environment: ProcessEnvironment.current)
         do {
             _ = try UnixSocket.address(path)
         } catch {
-            StandardStreams.fail(.usage(error.description, program: program), program: program)
+            ProgramMain.fail(.usage(error.description, program: program), program: program)
         }
         if let restartRounds {
             await restarts(path: path, rounds: restartRounds, spacing: spacing, action: action)
@@ -87,7 +87,7 @@ enum BenchMain {
                 _ = try await link.open()
                 links.append(link)
             } catch {
-                StandardStreams.fail(CommandFailure(.unreachable, "\(error)"), program: program)
+                ProgramMain.fail(CommandFailure(.unreachable, "\(error)"), program: program)
             }
         }
         let perClient = actions
@@ -112,7 +112,7 @@ enum BenchMain {
         let elapsed = ContinuousClock.now - start
         for link in links { await link.close() }
         guard !latencies.isEmpty else {
-            StandardStreams.fail(CommandFailure(.rejected, "no action was applied"), program: program)
+            ProgramMain.fail(CommandFailure(.rejected, "no action was applied"), program: program)
         }
         func microseconds(_ quantile: Double) -> Int {
             let duration = latencies[min(latencies.count - 1, Int(Double(latencies.count) * quantile))]
@@ -130,24 +130,24 @@ enum BenchMain {
             reconnection: .init(window: .seconds(60))
         ) { () throws(LinkError) in try await SocketClient.connect(to: path) }
         guard let welcome = try? await link.open() else {
-            StandardStreams.fail(CommandFailure(.unreachable, "no core at \(path)"), program: program)
+            ProgramMain.fail(CommandFailure(.unreachable, "no core at \(path)"), program: program)
         }
         var pid = welcome.pid
         var times: [Double] = []
         for round in 1 ... rounds {
             if round > 1 { try? await Task.sleep(for: spacing) }
             guard kill(pid, SIGKILL) == 0 else {
-                StandardStreams.fail(CommandFailure(.rejected, "cannot kill the core (pid \(pid))"), program: program)
+                ProgramMain.fail(CommandFailure(.rejected, "cannot kill the core (pid \(pid))"), program: program)
             }
             let died = ContinuousClock.now
             guard case .applied? = try? await link.send(action) else {
-                StandardStreams.fail(CommandFailure(.unreachable, "round \(round): the action was not applied after the restart"), program: program)
+                ProgramMain.fail(CommandFailure(.unreachable, "round \(round): the action was not applied after the restart"), program: program)
             }
             let milliseconds = ((ContinuousClock.now - died).seconds * 10_000).rounded() / 10
             times.append(milliseconds)
             await StandardStreams.out("round \(round): core pid \(pid) killed; next ack after \(milliseconds) ms\n")
             guard let current = await currentPid(path) else {
-                StandardStreams.fail(CommandFailure(.unreachable, "no core after round \(round)"), program: program)
+                ProgramMain.fail(CommandFailure(.unreachable, "no core after round \(round)"), program: program)
             }
             pid = current
         }

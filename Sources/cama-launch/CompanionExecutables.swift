@@ -1,8 +1,78 @@
 import ActorNode
 import Glibc
 
-/// Finds `core-daemon` and `shell-client` beside cama-launch's own executable, as a build or
-/// an installation puts them.
+/// The app a launcher runs: its core and its shell (by default `core-daemon` and
+/// `shell-client`, found beside cama-launch's own executable), and where the core keeps its
+/// socket and state, as the core itself says (`CORE --print-paths`).
+struct LaunchTarget: Sendable {
+    let core: String
+    let shell: String
+    let socket: String
+    let stateDirectory: String
+
+    /// Finds the executables and asks the core for its paths.
+    static func resolve(_ options: LaunchOptions) async throws(CommandFailure) -> LaunchTarget {
+        let core = try CompanionExecutables.locate(options.core ?? "core-daemon", option: "--core")
+        let shell = try CompanionExecutables.locate(options.shell ?? "shell-client", option: "--shell")
+        let (socket, stateDirectory) = try await paths(of: core, options: options)
+        do {
+            _ = try UnixSocket.address(socket)
+        } catch {
+            throw CommandFailure.usage(error.description, program: LaunchOptions.program)
+        }
+        return LaunchTarget(core: core, shell: shell, socket: socket, stateDirectory: stateDirectory)
+    }
+
+    /// `CORE --print-paths [--socket S] [--state-dir D]`: the socket and state directory the
+    /// core would use, resolved with its own naming and this environment.
+    private static func paths(of core: String, options: LaunchOptions) async throws(CommandFailure) -> (String, String) {
+        var arguments = ["--print-paths"]
+        if let socket = options.socket { arguments += ["--socket", socket] }
+        if let stateDirectory = options.stateDirectory { arguments += ["--state-dir", stateDirectory] }
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else {
+            throw CommandFailure(.rejected, "cannot ask \(core) for its paths: \(SystemError("pipe").reason)")
+        }
+        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let process: ChildProcess
+        do {
+            process = try ChildProcess.spawn(core, arguments: arguments, standardOutput: pipeEnds[1])
+        } catch {
+            close(pipeEnds[0])
+            close(pipeEnds[1])
+            throw CommandFailure(.rejected, "cannot start \(core): \(error.reason)")
+        }
+        close(pipeEnds[1])
+        let output = await readAll(pipeEnds[0])
+        let termination = await process.waitForExit()
+        let lines = output.split(separator: "\n").map(String.init)
+        guard termination.isSuccess, lines.count == 2 else {
+            throw CommandFailure(.rejected, "\(core) is not a CAMA core: '\(PathName.fileName(of: core)) --print-paths' \(termination.isSuccess ? "printed no paths" : termination.description); choose a core built with CoreHost (--core)")
+        }
+        return (lines[0], lines[1])
+    }
+
+    /// Everything a descriptor gives until its end (on a thread of its own: it blocks).
+    private static func readAll(_ fd: Int32) async -> String {
+        await withCheckedContinuation { continuation in
+            SystemThread.detach(name: "cama-paths") {
+                var bytes: [UInt8] = []
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                    if count < 0, errno == EINTR { continue }
+                    guard count > 0, bytes.count < 1 << 20 else { break }
+                    bytes += buffer[0 ..< count]
+                }
+                close(fd)
+                continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
+            }
+        }
+    }
+}
+
+/// Finds executables the way a launcher does: a name without a slash beside cama-launch's own
+/// executable (where a build or an installation puts them), then in `$PATH`; a path as given.
 enum CompanionExecutables {
     /// The absolute path of the running executable.
     static var current: String {
@@ -12,13 +82,23 @@ enum CompanionExecutables {
         return String(decoding: buffer[0 ..< length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// The path of a companion executable, checked to be there.
-    static func locate(_ name: String) throws(CommandFailure) -> String {
-        let directory = SocketPath.directory(of: current)
-        let path = directory + "/" + name
-        guard access(path, X_OK) == 0 else {
-            throw CommandFailure(.rejected, "\(name) was not found beside cama-launch (looked for \(path)); build it with 'swift build' or install the three binaries together")
+    /// The path of an executable, checked to be there.
+    /// - Parameters:
+    ///   - name: a name (`core-daemon`) or a path (`./chat-core`).
+    ///   - option: the option that names it, for the message.
+    static func locate(_ name: String, option: String) throws(CommandFailure) -> String {
+        if name.contains("/") {
+            guard access(name, X_OK) == 0 else {
+                throw CommandFailure(.rejected, "\(name) (\(option)) is not an executable file")
+            }
+            return name
         }
-        return path
+        let beside = PathName.join(PathName.directory(of: current), name)
+        if access(beside, X_OK) == 0 { return beside }
+        for directory in (ProcessEnvironment.current["PATH"] ?? "").split(separator: ":") {
+            let candidate = PathName.join(String(directory), name)
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        throw CommandFailure(.rejected, "\(name) was not found beside cama-launch (looked for \(beside)) or in $PATH; build it with 'swift build', install it beside cama-launch, or give its path with \(option)")
     }
 }

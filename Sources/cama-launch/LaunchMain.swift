@@ -2,7 +2,7 @@ import ActorNode
 import Glibc
 import Wire
 
-/// `cama-launch`: Root. Starts the core and a shell, supervises the core.
+/// `cama-launch`: Root. Starts an app's core and a shell, supervises the core.
 @main
 enum LaunchMain {
     static func main() {
@@ -13,52 +13,42 @@ enum LaunchMain {
         do {
             options = try LaunchOptions.parse(Array(CommandLine.arguments.dropFirst()))
         } catch {
-            StandardStreams.fail(error, program: LaunchOptions.program)
+            ProgramMain.fail(error, program: LaunchOptions.program)
         }
         guard [.interactive, .headless].contains(options.mode) else {
             // Only a supervising launcher handles signals; the other modes keep the defaults.
             Signals.unblock(Signals.stop)
-            ProgramMain.run(receiving: []) { await run(options) }
+            ProgramMain.run(program: LaunchOptions.program, receiving: []) { () throws(CommandFailure) in try await run(options) }
         }
-        ProgramMain.run(receiving: Signals.stop) { await run(options) }
+        ProgramMain.run(program: LaunchOptions.program, receiving: Signals.stop) { () throws(CommandFailure) in try await run(options) }
     }
 
-    private static func run(_ options: LaunchOptions) async -> Int32 {
-        let program = LaunchOptions.program
-        let log: @Sendable (String) -> Void = { LogLine.write(program, $0) }
-        let status: Int32
-        do throws(CommandFailure) {
-            let socket = SocketPath.resolve(option: options.socket, environment: ProcessEnvironment.current)
-            if ![.help, .version].contains(options.mode) {
-                do {
-                    _ = try UnixSocket.address(socket)
-                } catch {
-                    throw CommandFailure.usage(error.description, program: program)
-                }
-            }
-            switch options.mode {
-            case .help:
-                await StandardStreams.out(LaunchOptions.help + "\n")
-                status = 0
-            case .version:
-                await StandardStreams.out("cama-launch \(CAMAVersion.current) (protocol \(ProtocolVersion.current))\n")
-                status = 0
-            case .interactive:
-                status = try await Modes.interactive(socket: socket, options: options, log: log)
-            case .headless:
-                status = try await Modes.headless(socket: socket, options: options, log: log)
-            case .detach:
-                status = try await Modes.detach(socket: socket, options: options)
-            case .stop:
-                status = try await Modes.stop(socket: socket, options: options)
-            case .status:
-                status = try await Modes.status(socket: socket, options: options)
-            }
-        } catch {
-            await LogLine.flush()
-            StandardStreams.fail(error, program: program)
+    private static func run(_ options: LaunchOptions) async throws(CommandFailure) -> Int32 {
+        let log: @Sendable (String) -> Void = { LogLine.write(LaunchOptions.program, $0) }
+        switch options.mode {
+        case .help:
+            await StandardStreams.out(LaunchOptions.help + "\n")
+            return 0
+        case .version:
+            await StandardStreams.out("cama-launch \(CAMAVersion.current) (protocol \(ProtocolVersion.current))\n")
+            return 0
+        default:
+            break
         }
-        await LogLine.flush()
-        return status
+        let target = try await LaunchTarget.resolve(options)
+        switch options.mode {
+        case .interactive:
+            return try await Modes.interactive(target, options: options, log: log)
+        case .headless:
+            return try await Modes.headless(target, options: options, log: log)
+        case .detach:
+            return try await Modes.detach(target, options: options)
+        case .stop:
+            return try await Modes.stop(target, options: options)
+        case .status:
+            return try await Modes.status(target, options: options)
+        case .help, .version:
+            return 0
+        }
     }
 }

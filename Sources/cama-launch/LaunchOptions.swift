@@ -16,6 +16,10 @@ struct LaunchOptions {
     }
 
     var mode = Mode.interactive
+    /// `--core PATH`: the app's core (default `core-daemon`).
+    var core: String?
+    /// `--shell PATH`: the app's shell (default `shell-client`).
+    var shell: String?
     var socket: String?
     var stateDirectory: String?
     var fsync: String?
@@ -27,8 +31,8 @@ struct LaunchOptions {
     static let program = "cama-launch"
 
     static let help = """
-    cama-launch: Root of a CAMA app. Starts the core (core-daemon) and a shell (shell-client),
-    and restarts the core when it dies.
+    cama-launch: Root of a CAMA app. Starts its core (core-daemon) and a shell (shell-client),
+    and restarts the core when it dies. --core and --shell choose another app's.
 
     Usage:
       cama-launch                start the core, unless one already serves the socket, and a
@@ -44,11 +48,16 @@ struct LaunchOptions {
                                  revision, attached shells
 
     Options:
-      --socket PATH        the core's socket (else $CAMA_SOCKET, else
-                           $XDG_RUNTIME_DIR/cama/core.sock, else /tmp/cama-$UID/core.sock)
+      --core PATH          the app's core (default: core-daemon); a name without a slash is
+                           looked for beside cama-launch, then in $PATH
+      --shell PATH         the app's shell (default: shell-client), found the same way
+      --socket PATH        the core's socket (else where the core puts it by default: for
+                           core-daemon $CAMA_SOCKET, else $XDG_RUNTIME_DIR/cama/core.sock, else
+                           /tmp/cama-$UID/core.sock; 'CORE --print-paths' says)
       --state-dir DIR      where the core keeps its journal and snapshots, and where logs go
-                           (else $CAMA_STATE_DIR, else $XDG_STATE_HOME/cama, else
-                           ~/.local/state/cama; never the runtime directory)
+                           (else the core's default: for core-daemon $CAMA_STATE_DIR, else
+                           $XDG_STATE_HOME/cama, else ~/.local/state/cama; never the runtime
+                           directory)
       --fsync POLICY       the core's journal policy: always (default), batch or never; see
                            'core-daemon --help' for what each can lose
       --timeout SECONDS    how long to wait for the core to be ready, answer or stop
@@ -67,7 +76,8 @@ struct LaunchOptions {
     core has run for 10 s); one that exits cleanly (status 0) is not. The cores' output goes to
     STATE_DIR/core.log (rotated at 1 MiB, two old files kept). If the launcher dies, even by
     SIGKILL, its core notices at once and stops.
-    core-daemon and shell-client are found beside cama-launch's own executable.
+    The core and the shell are found beside cama-launch's own executable (or in $PATH); any
+    core built with the CAMA host works (cama-launch --core chat-core --shell chat-shell).
 
     Exit status: 0 success · 1 refused (a core already serves the socket, the core cannot
     start) · 2 usage error · 3 no core answered or it timed out · 4 protocol error
@@ -81,6 +91,8 @@ struct LaunchOptions {
             switch token {
             case .option("--headless"): modes.append(.headless)
             case .option("--detach"): modes.append(.detach)
+            case .option("--core"): options.core = try cursor.value(for: "--core")
+            case .option("--shell"): options.shell = try cursor.value(for: "--shell")
             case .option("--socket"): options.socket = try cursor.value(for: "--socket")
             case .option("--state-dir"): options.stateDirectory = try cursor.value(for: "--state-dir")
             case .option("--fsync"):
@@ -114,6 +126,8 @@ struct LaunchOptions {
         var arguments = ["--timeout", "\(timeout.seconds)", "--grace", "\(grace.seconds)",
                          "--max-restarts", "\(restartPolicy.maximumRestarts)", "--restart-window", "\(restartPolicy.window.seconds)"]
         if let fsync { arguments += ["--fsync", fsync] }
+        if let core { arguments += ["--core", core] }
+        if let shell { arguments += ["--shell", shell] }
         return arguments
     }
 

@@ -17,14 +17,15 @@ enum Modes {
         /// Opens the log, claims the socket, and starts the first core; throws if it is not
         /// ready in time (after releasing what it took). What the launcher does from here on,
         /// removing a stale socket included, goes to the log (and to stderr with `echo`).
-        static func start(socket: String, options: LaunchOptions, echo: Bool) async throws(CommandFailure) -> Supervision {
-            let stateDirectory = StateDirectory.resolve(option: options.stateDirectory, environment: ProcessEnvironment.current)
+        static func start(_ target: LaunchTarget, options: LaunchOptions, echo: Bool) async throws(CommandFailure) -> Supervision {
+            let socket = target.socket
+            let stateDirectory = target.stateDirectory
             do {
                 try StateDirectory.prepare(stateDirectory)
             } catch {
                 throw CommandFailure(.rejected, error.description)
             }
-            let executable = try CompanionExecutables.locate("core-daemon")
+            let executable = target.core
             let logs: LogSink
             do {
                 logs = try LogSink(directory: stateDirectory, echo: echo)
@@ -33,13 +34,17 @@ enum Modes {
             }
             let binding: SocketBinding
             do {
-                binding = try SocketBinding.claim(socket, program: LaunchOptions.program) { logs.log(LaunchOptions.program, $0) }
+                binding = try SocketBinding.claim(socket) { logs.log(LaunchOptions.program, $0) }
             } catch {
-                if error.message.hasPrefix("a core is already serving") {
-                    let owner = SocketLock.holder(of: socket).map { " (pid \($0))" } ?? ""
+                switch error {
+                case let .alreadyServed(_, pid):
+                    let owner = pid.map { " (pid \($0))" } ?? ""
                     throw CommandFailure(.rejected, "a core already serves \(socket)\(owner); stop it with 'cama-launch stop --socket \(socket)' or choose another --socket")
+                case let .badPath(reason):
+                    throw CommandFailure.usage(reason, program: LaunchOptions.program)
+                default:
+                    throw CommandFailure(.rejected, error.description)
                 }
-                throw error
             }
             do {
                 let notify = try NotifyListener(besides: socket)
@@ -58,7 +63,7 @@ enum Modes {
                     supervision.release()
                     throw CommandFailure(error.status, "\(error.message); its last log lines:\n\(lines)")
                 }
-                logs.log(LaunchOptions.program, "supervising core-daemon (pid \(await supervisor.pid ?? 0)) on \(socket); log \(logs.path)")
+                logs.log(LaunchOptions.program, "supervising \(PathName.fileName(of: executable)) (pid \(await supervisor.pid ?? 0)) on \(socket); log \(logs.path)")
                 return supervision
             } catch let failure as CommandFailure {
                 throw failure
@@ -80,8 +85,9 @@ enum Modes {
 
     /// The core (unless one serves already) and a shell in this terminal. Quitting the shell
     /// stops the core this launcher started; a core that was already there keeps running.
-    static func interactive(socket: String, options: LaunchOptions, log: @escaping Log) async throws(CommandFailure) -> Int32 {
-        let shellClient = try CompanionExecutables.locate("shell-client")
+    static func interactive(_ target: LaunchTarget, options: LaunchOptions, log: @escaping Log) async throws(CommandFailure) -> Int32 {
+        let socket = target.socket
+        let shellClient = target.shell
         // Ctrl-C reaches the shell (our process group); we outlive it to stop the core.
         let signals = Signals.receive()
         var supervision: Supervision?
@@ -90,7 +96,7 @@ enum Modes {
             log("a core already serves \(socket); attaching to it")
         } else {
             // The shell owns this terminal: the core and this launcher log to the state directory.
-            let started = try await Supervision.start(socket: socket, options: options, echo: false)
+            let started = try await Supervision.start(target, options: options, echo: false)
             supervision = started
         }
         let shell: ChildProcess
@@ -134,9 +140,9 @@ enum Modes {
     }
 
     /// The core only, supervised, until a stop signal or until it cannot be kept running.
-    static func headless(socket: String, options: LaunchOptions, log: @escaping Log) async throws(CommandFailure) -> Int32 {
+    static func headless(_ target: LaunchTarget, options: LaunchOptions, log: @escaping Log) async throws(CommandFailure) -> Int32 {
         let signals = Signals.receive()
-        let supervision = try await Supervision.start(socket: socket, options: options, echo: true)
+        let supervision = try await Supervision.start(target, options: options, echo: true)
         let supervisor = supervision.supervisor
         enum Outcome: Sendable { case signal(Int32), ended(CoreSupervisor.End) }
         let outcome = await race([
@@ -166,11 +172,12 @@ enum Modes {
 
     /// Starts a headless launcher in the background and returns once its core has welcomed a
     /// client (so it is really serving).
-    static func detach(socket: String, options: LaunchOptions) async throws(CommandFailure) -> Int32 {
+    static func detach(_ target: LaunchTarget, options: LaunchOptions) async throws(CommandFailure) -> Int32 {
+        let socket = target.socket
         if let holder = SocketLock.holder(of: socket) {
             throw CommandFailure(.rejected, "a core already serves \(socket) (pid \(holder)); stop it with 'cama-launch stop --socket \(socket)' or choose another --socket")
         }
-        let stateDirectory = StateDirectory.resolve(option: options.stateDirectory, environment: ProcessEnvironment.current)
+        let stateDirectory = target.stateDirectory
         let nullFD = open("/dev/null", O_RDWR | O_CLOEXEC)
         guard nullFD >= 0 else {
             throw CommandFailure(.rejected, "cannot open /dev/null: \(SystemError("open").reason)")
@@ -213,7 +220,8 @@ enum Modes {
 
     /// Stops whoever serves the socket (the process holding its lock: a launcher, or a core on
     /// its own) and waits until it is gone.
-    static func stop(socket: String, options: LaunchOptions) async throws(CommandFailure) -> Int32 {
+    static func stop(_ target: LaunchTarget, options: LaunchOptions) async throws(CommandFailure) -> Int32 {
+        let socket = target.socket
         guard let pid = SocketLock.holder(of: socket) else {
             if UnixSocket.isServing(socket) {
                 throw CommandFailure(.rejected, "\(socket) is served without a lock file beside it, so not by a core or launcher of ours: probably by systemd ('systemctl --user stop cama.socket cama.service' stops that)")
@@ -237,7 +245,8 @@ enum Modes {
 
     /// Asks the core who it is and how it is doing, and the launcher (if any) how long it has
     /// been supervising it.
-    static func status(socket: String, options: LaunchOptions) async throws(CommandFailure) -> Int32 {
+    static func status(_ target: LaunchTarget, options: LaunchOptions) async throws(CommandFailure) -> Int32 {
+        let socket = target.socket
         let session: ShellSession<JSONValue, JSONValue>
         do {
             session = try await SocketClient.connect(to: socket, timeout: options.timeout)

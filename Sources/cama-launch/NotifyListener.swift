@@ -15,8 +15,8 @@ final class NotifyListener: Sendable {
     /// Binds next to `socketPath` (in its private directory), or to an abstract name when that
     /// path would be too long.
     init(besides socketPath: String) throws(SystemError) {
-        Self.removeLeftovers(in: SocketPath.directory(of: socketPath))
-        let candidate = SocketPath.directory(of: socketPath) + "/.notify-\(getpid())"
+        Self.removeLeftovers(in: PathName.directory(of: socketPath))
+        let candidate = PathName.directory(of: socketPath) + "/.notify-\(getpid())"
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SystemError("socket") }
         var address = sockaddr_un()

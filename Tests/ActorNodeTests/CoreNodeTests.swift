@@ -179,6 +179,8 @@ struct CoreNodeTests {
         let shell = try await attach(core, role: .watcher)
         let writer = try await attach(core, role: .script)
         for _ in 1 ... 100 { _ = try await writer.send(.add(1)) }
+        // The link takes every rendition as it comes, on its own; wait until it has the last.
+        while await shell.current?.revision != 100 { try await Task.sleep(for: .milliseconds(1)) }
         var events: [(UInt64, Int)] = []
         for await event in shell.events {
             if case let .state(revision, state) = event { events.append((revision, state)) }

@@ -8,18 +8,29 @@ import Testing
 struct SocketPathTests {
     @Test("resolution order: --socket, $CAMA_SOCKET, $XDG_RUNTIME_DIR, /tmp/cama-$UID")
     func resolutionOrder() {
+        let naming = AppNaming("cama")
         let all = ["CAMA_SOCKET": "/env/core.sock", "XDG_RUNTIME_DIR": "/run/user/5"]
-        #expect(SocketPath.resolve(option: "/opt/x.sock", environment: all) == "/opt/x.sock")
-        #expect(SocketPath.resolve(option: nil, environment: all) == "/env/core.sock")
-        #expect(SocketPath.resolve(option: nil, environment: ["XDG_RUNTIME_DIR": "/run/user/5"]) == "/run/user/5/cama/core.sock")
-        #expect(SocketPath.resolve(option: nil, environment: ["CAMA_SOCKET": "", "XDG_RUNTIME_DIR": ""]) == "/tmp/cama-\(getuid())/core.sock")
+        #expect(naming.socketPath(option: "/opt/x.sock", environment: all) == "/opt/x.sock")
+        #expect(naming.socketPath(option: nil, environment: all) == "/env/core.sock")
+        #expect(naming.socketPath(option: nil, environment: ["XDG_RUNTIME_DIR": "/run/user/5"]) == "/run/user/5/cama/core.sock")
+        #expect(naming.socketPath(option: nil, environment: ["CAMA_SOCKET": "", "XDG_RUNTIME_DIR": ""]) == "/tmp/cama-\(getuid())/core.sock")
     }
 
     @Test("the state directory never falls back to the runtime directory")
     func stateDirectory() {
-        #expect(StateDirectory.resolve(option: nil, environment: ["XDG_RUNTIME_DIR": "/run/user/5", "HOME": "/home/a"]) == "/home/a/.local/state/cama")
-        #expect(StateDirectory.resolve(option: nil, environment: ["XDG_STATE_HOME": "/s", "CAMA_STATE_DIR": "/c"]) == "/c")
-        #expect(StateDirectory.resolve(option: nil, environment: ["XDG_STATE_HOME": "/s"]) == "/s/cama")
+        let naming = AppNaming("cama")
+        #expect(naming.stateDirectory(option: nil, environment: ["XDG_RUNTIME_DIR": "/run/user/5", "HOME": "/home/a"]) == "/home/a/.local/state/cama")
+        #expect(naming.stateDirectory(option: nil, environment: ["XDG_STATE_HOME": "/s", "CAMA_STATE_DIR": "/c"]) == "/c")
+        #expect(naming.stateDirectory(option: nil, environment: ["XDG_STATE_HOME": "/s"]) == "/s/cama")
+    }
+
+    @Test("another app's naming: its own variables and directories")
+    func otherApp() {
+        let naming = AppNaming("chat-room")
+        #expect(naming.socketVariable == "CHAT_ROOM_SOCKET")
+        #expect(naming.socketPath(option: nil, environment: ["CAMA_SOCKET": "/cama.sock", "XDG_RUNTIME_DIR": "/run/user/5"]) == "/run/user/5/chat-room/core.sock")
+        #expect(naming.stateDirectory(option: nil, environment: ["CHAT_ROOM_STATE_DIR": "/c"]) == "/c")
+        #expect(naming.stateDirectory(option: nil, environment: ["HOME": "/home/a"]) == "/home/a/.local/state/chat-room")
     }
 
     @Test("a missing socket directory is created with mode 0700")

@@ -5,8 +5,8 @@ import Testing
 
 @Suite("Command lines")
 struct CommandLineParsingTests {
-    private func parse(_ arguments: [String]) throws(CommandFailure) -> (GlobalOptions, ShellCommand) {
-        try ShellCommand.parse(arguments)
+    private func parse(_ arguments: [String]) throws(CommandFailure) -> (ShellOptions, ShellCommand) {
+        try ShellCommand.parse(arguments, program: "shell-client", verbSummary: "add TEXT")
     }
 
     @Test("shell-client commands", arguments: [
@@ -70,13 +70,16 @@ struct CommandLineParsingTests {
         }
     }
 
-    @Test("core-daemon options")
-    func daemonOptions() throws {
-        let options = try DaemonOptions.parse(["--socket", "/tmp/c.sock", "--max-frame", "4096"])
+    @Test("a core's options")
+    func hostOptions() throws {
+        let options = try HostOptions.parse(["--socket", "/tmp/c.sock", "--max-frame", "4096"], program: "core-daemon")
         #expect(options.socket == "/tmp/c.sock")
         #expect(options.maximumFrameLength == 4096)
-        #expect(throws: CommandFailure.self) { try DaemonOptions.parse(["--max-frame", "12"]) }
-        #expect(throws: CommandFailure.self) { try DaemonOptions.parse(["serve"]) }
-        #expect(try DaemonOptions.parse(["-h"]).showHelp)
+        #expect(options.mode == .serve)
+        #expect(throws: CommandFailure.self) { try HostOptions.parse(["--max-frame", "12"], program: "core-daemon") }
+        #expect(throws: CommandFailure.self) { try HostOptions.parse(["serve"], program: "core-daemon") }
+        #expect(throws: CommandFailure.self) { try HostOptions.parse(["--check", "--repair"], program: "core-daemon") }
+        #expect(try HostOptions.parse(["-h"], program: "core-daemon").mode == .help)
+        #expect(try HostOptions.parse(["--print-paths"], program: "core-daemon").mode == .printPaths)
     }
 }

@@ -29,7 +29,7 @@ struct InProcessShellTests {
         let other = try await link(to: core, role: .script, name: "other")
         let input = Chan<String>()
         let printed = Printed()
-        let shell = LineShell(link: shellLink, input: input, output: { printed.append($0) })
+        let shell = LineShell<TodoShell>(link: shellLink, input: input, output: { printed.append($0) })
         let running = Task { try await shell.run() }
 
         await input <- #"add "buy milk""#

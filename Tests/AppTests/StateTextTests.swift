@@ -1,4 +1,5 @@
 import Testing
+@testable import ActorNode
 @testable import ShellClient
 @testable import TodoContract
 @testable import Wire
@@ -35,7 +36,7 @@ struct StateTextTests {
 
     @Test("programs get one JSON object per line: the whole state plus its revision")
     func json() throws {
-        let line = StateText.json(state, revision: 7)
+        let line = StateJSON.line(state, revision: 7)
         #expect(line.hasSuffix("\n"))
         #expect(line.filter { $0 == "\n" }.count == 1)
         #expect(line == #"{"counter":{"value":0},"revision":7,"timer":{"deadline":null,"item":null,"remaining":0,"running":false},"todo":{"items":[{"done":false,"id":2,"pomodoros":0,"text":"oat milk"},{"done":true,"id":10,"pomodoros":2,"text":"call mom"}],"nextId":11}}"# + "\n")

@@ -1,10 +1,13 @@
 import Testing
+@testable import ActorNode
 @testable import ShellClient
 @testable import TodoContract
 @testable import Wire
 
 @Suite("Human verbs")
 struct VerbTests {
+    private let table = VerbTable(verbs: TodoVerbs.all)
+
     @Test("words split like a shell's", arguments: [
         (#"add "buy milk""#, ["add", "buy milk"]),
         ("add buy milk", ["add", "buy", "milk"]),
@@ -33,7 +36,7 @@ struct VerbTests {
         (["move", "3", "1"], .todo(.move(id: 3, position: 1))),
     ])
     func verbs(words: [String], expected: AppAction) throws {
-        #expect(try Verb.parse(words) == expected)
+        #expect(try table.parse(words) == expected)
     }
 
     @Test("mistakes say what was expected", arguments: [
@@ -49,7 +52,7 @@ struct VerbTests {
     ])
     func mistakes(words: [String], message: String) {
         do {
-            _ = try Verb.parse(words)
+            _ = try table.parse(words)
             Issue.record("parsed \(words)")
         } catch {
             #expect(error.description.hasPrefix(message), "\(error.description)")
@@ -58,9 +61,9 @@ struct VerbTests {
 
     @Test("a line is JSON when it starts with { or \", words otherwise")
     func lines() throws {
-        #expect(try Verb.parseLine(#"{"toggle":{"id":4}}"#) == .todo(.toggle(id: 4)))
-        #expect(try Verb.parseLine(#"  "clear""#) == .todo(.clear))
-        #expect(try Verb.parseLine(#"add "x y""#) == .todo(.add(text: "x y")))
-        #expect(throws: Verb.Mistake.self) { try Verb.parseLine(#"{"toggle":{}}"#) }
+        #expect(try table.parseLine(#"{"toggle":{"id":4}}"#) == .todo(.toggle(id: 4)))
+        #expect(try table.parseLine(#"  "clear""#) == .todo(.clear))
+        #expect(try table.parseLine(#"add "x y""#) == .todo(.add(text: "x y")))
+        #expect(throws: VerbMistake.self) { try table.parseLine(#"{"toggle":{}}"#) }
     }
 }

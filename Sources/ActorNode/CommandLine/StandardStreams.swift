@@ -2,15 +2,18 @@ import Glibc
 
 /// Writing to stdout and stderr without stdio buffering surprises: every call writes whole
 /// lines at once, so output interleaves cleanly with other processes and reaches a pipe at once.
-/// Writes happen on ``BlockingWriter`` threads, never on the cooperative pool.
+/// Writes happen on ``BlockingWriter`` threads, never on the cooperative pool. Nothing here ends
+/// the process: ``ProgramMain`` does, for a main.
 public enum StandardStreams {
-    /// Writes `text` to stdout and returns once it is written. If stdout is gone (the reader of
-    /// a pipe quit), exits quietly with status 0: there is no one left to tell.
-    public static func out(_ text: String) async {
+    /// Writes `text` to stdout and returns once it is written: true, or false when stdout is
+    /// gone (the reader of a pipe quit), so that a command that prints on and on can stop.
+    @discardableResult
+    public static func out(_ text: String) async -> Bool {
         do {
             try await BlockingWriter.standardOutput.write(text)
+            return true
         } catch {
-            exit(error == .closed ? 0 : ExitStatus.rejected.rawValue)
+            return false
         }
     }
 
@@ -19,14 +22,9 @@ public enum StandardStreams {
         try? await BlockingWriter.standardError.write(text)
     }
 
-    /// Prints `program: message` on stderr and exits with the failure's status. The process is
-    /// ending, so this one write may block.
-    public static func fail(_ failure: CommandFailure, program: String) -> Never {
-        _ = writeAll(2, "\(program): \(failure.message)\n")
-        exit(failure.status.rawValue)
-    }
-
-    private static func writeAll(_ fd: Int32, _ text: String) -> Bool {
+    /// Writes `text` to `fd` at once, on the calling thread: for the last words of a process,
+    /// when nothing else will run.
+    static func writeAll(_ fd: Int32, _ text: String) -> Bool {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {

@@ -4,7 +4,7 @@ import Wire
 /// and new values.
 ///
 ///     trace r7 from client 3f2a… {"toggle":{"id":1}}
-///       ~ /todo/items/0/done: false -> true
+///       ~ /notes/items/0/done: false -> true
 enum TraceLine {
     static func applied<State: Encodable, Action: Encodable>(
         action: Action, origin: ActionOrigin, revision: UInt64, previous: State?, state: State

@@ -68,7 +68,7 @@ public enum FileIO {
             unlink(temporary)
             throw error
         }
-        try syncDirectory(SocketPath.directory(of: path))
+        try syncDirectory(PathName.directory(of: path))
     }
 
     /// Cuts a file down to `length` bytes, durably.

@@ -21,7 +21,7 @@ public final class Journal<State: Codable & Sendable, Action: Codable & Sendable
     private let queue = Mutex(Queue())
     private let wake = DispatchSemaphore(value: 0)
     private let snapshots: SnapshotWriter<State>
-    private let beforeFailureExit: @Sendable () -> Void
+    private let failed: @Sendable (JournalFailure) -> Void
     /// The state the journal starts from (what recovery found), kept so that it can be written
     /// as a snapshot if the journal's file disappears before anything new is recorded.
     private let initial: SnapshotContent<State>?
@@ -38,16 +38,16 @@ public final class Journal<State: Codable & Sendable, Action: Codable & Sendable
         var stopped: CheckedContinuation<Void, Never>?
     }
 
-    /// The exit status of a process whose journal cannot be written.
+    /// The exit status of a core whose journal cannot be written (EX_SOFTWARE), by convention.
     public static var failureExitStatus: Int32 { 70 }
 
     /// Opens the journal for appending records from `nextRevision` on: a new segment is started
     /// (the previous ones, possibly ending in a torn record, are only ever read).
     ///
     /// When a segment cannot be written or synced, nothing more may be acknowledged: the journal
-    /// logs why, calls `beforeFailureExit` (to remove what would make others think the process
-    /// still serves, such as its socket file), flushes stderr and exits the process with
-    /// ``failureExitStatus``.
+    /// logs why, stops for good (nothing queued is released from then on) and reports the
+    /// failure to `failed`, once. Its owner decides what follows; a core stops (its socket
+    /// removed, so that nobody takes it for a live one) with ``failureExitStatus``.
     ///
     /// The journal also checks that the file it appends to is still the one in the state
     /// directory (after every group commit under `always`, at least every 100 ms otherwise).
@@ -61,15 +61,15 @@ public final class Journal<State: Codable & Sendable, Action: Codable & Sendable
     ///   - current: the state at `nextRevision - 1` (what recovery found), or nil for none.
     ///   - snapshotThreshold: the segment size past which a snapshot is taken.
     ///   - log: where the journal's log lines go.
-    ///   - beforeFailureExit: run just before the process exits because the journal failed.
+    ///   - failed: told, on the journal's thread, when it cannot write and has stopped.
     public init(
         files: StateFiles, policy: FsyncPolicy, nextRevision: UInt64,
         current: SnapshotContent<State>? = nil,
         snapshotThreshold: Int = 8 << 20,
         log: @escaping @Sendable (String) -> Void,
-        beforeFailureExit: @escaping @Sendable () -> Void = {}
+        failed: @escaping @Sendable (JournalFailure) -> Void = { _ in }
     ) throws(SystemError) {
-        self.beforeFailureExit = beforeFailureExit
+        self.failed = failed
         initial = current
         self.files = files
         self.policy = policy
@@ -189,9 +189,10 @@ public final class Journal<State: Codable & Sendable, Action: Codable & Sendable
                 // than tell clients something a restart would take back.
                 let what = files.exists ? "\(error)" : "the state directory \(files.directory) was removed"
                 log("the journal cannot be written (\(what)); stopping so that nothing unrecorded is acknowledged")
-                beforeFailureExit()
-                BlockingWriter.standardError.flushBlocking(timeout: .seconds(2))
-                exit(Self.failureExitStatus)
+                failed(JournalFailure(reason: what))
+                segment.close()
+                drainAfterFailure()
+                return
             }
             var flushed: [CheckedContinuation<Void, Never>] = []
             for item in items {
@@ -222,19 +223,39 @@ public final class Journal<State: Codable & Sendable, Action: Codable & Sendable
         }
     }
 
+    /// After a failure: nothing is written or released any more, but flushes and the close
+    /// still return (they find nothing durable beyond what was).
+    private func drainAfterFailure() {
+        while true {
+            wake.wait()
+            let (items, stopping, stopped) = queue.withLock { queue in
+                defer {
+                    queue.items = []
+                    if queue.stopping { queue.stopped = nil }
+                }
+                return (queue.items, queue.stopping, queue.stopped)
+            }
+            for case let .flush(continuation) in items { continuation.resume() }
+            if stopping {
+                stopped?.resume()
+                return
+            }
+        }
+    }
+
     /// When the segment's file is no longer in the directory (removed, or replaced by another
     /// file), the records appended to it since are not durable: writes the newest state as a
     /// snapshot, moves a replacing file aside, and continues in a new segment.
     private func reestablishIfMoved(_ segment: inout Segment, latest: SnapshotContent<State>?) throws(SystemError) {
         let placement = segment.placement()
         guard placement != .inPlace else { return }
-        let name = SocketPath.fileName(of: segment.path)
+        let name = PathName.fileName(of: segment.path)
         let revision = latest?.revision ?? 0
         var what = "was removed"
         if placement == .replaced {
             let aside = segment.path + ".replaced"
             guard rename(segment.path, aside) == 0 else { throw SystemError("rename \(segment.path)") }
-            what = "was replaced by another file (moved aside to \(SocketPath.fileName(of: aside)))"
+            what = "was replaced by another file (moved aside to \(PathName.fileName(of: aside)))"
         }
         if let latest, latest.revision > 0 {
             try FileIO.writeAtomically(files.path(StateFiles.snapshotName(at: latest.revision)), DurableRecord.encode(Self.encode(latest)))
@@ -242,7 +263,7 @@ public final class Journal<State: Codable & Sendable, Action: Codable & Sendable
         let next = try Segment.open(files, startingAt: revision + 1)
         segment.close()
         segment = next
-        log("the journal \(name) \(what) while this core was writing it; wrote the state at revision \(revision) as a snapshot and continued in \(SocketPath.fileName(of: next.path)), so nothing acknowledged is lost")
+        log("the journal \(name) \(what) while this core was writing it; wrote the state at revision \(revision) as a snapshot and continued in \(PathName.fileName(of: next.path)), so nothing acknowledged is lost")
     }
 
     private static func encode(_ snapshot: SnapshotContent<State>) -> [UInt8] {
@@ -306,4 +327,12 @@ struct Segment {
         guard there.st_ino == own.st_ino, there.st_dev == own.st_dev else { return .replaced }
         return own.st_nlink > 0 ? .inPlace : .missing
     }
+}
+
+/// Why a journal stopped: it could not write or sync its segment.
+public struct JournalFailure: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, for a log line.
+    public var reason: String
+
+    public var description: String { "the journal cannot be written (\(reason))" }
 }

@@ -53,8 +53,8 @@ public struct Reducer<State, Action: Sendable, Environment>: Sendable {
 
 /// How a child's actions sit inside a parent's: a case of the parent's action enum, with the
 /// function that takes the child's action out (nil for other cases) and the one that puts it in.
-/// For `enum AppAction { case counter(CounterAction) }`:
-/// `ActionPath(extract: { if case let .counter(a) = $0 { a } else { nil } }, embed: AppAction.counter)`.
+/// For `enum MyAction { case notes(NotesAction) }`:
+/// `ActionPath(extract: { if case let .notes(a) = $0 { a } else { nil } }, embed: MyAction.notes)`.
 public struct ActionPath<Parent, Child>: Sendable {
     public let extract: @Sendable (Parent) -> Child?
     public let embed: @Sendable (Child) -> Parent

@@ -7,7 +7,7 @@ public enum Directories {
     public static func create(_ path: String) throws(SystemError) {
         var info = stat()
         if stat(path, &info) == 0 { return }
-        let parent = SocketPath.directory(of: path)
+        let parent = PathName.directory(of: path)
         if parent != path { try create(parent) }
         if mkdir(path, 0o700) != 0, errno != EEXIST {
             throw SystemError("mkdir \(path)")

@@ -11,38 +11,73 @@ public struct SocketBinding: Sendable {
     private let device: UInt64
     private let inode: UInt64
 
-    /// Takes the lock, clears a stale socket file left by a dead owner, and binds. `program`
-    /// names the command in a usage error.
-    public static func claim(_ path: String, program: String, log: (String) -> Void) throws(CommandFailure) -> SocketBinding {
+    /// Why a socket could not be claimed.
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The path does not fit in a socket address (a usage error).
+        case badPath(String)
+        /// The socket's directory is not private to this user.
+        case unsafeDirectory(String)
+        /// Another process holds the socket's lock: a live core or launcher serves it.
+        case alreadyServed(path: String, pid: pid_t?)
+        /// Something else than a socket is at the path.
+        case notASocket(path: String)
+        /// A process serves the path without holding its lock (not one of ours).
+        case servedWithoutLock(path: String)
+        /// The lock file could not be taken for another reason.
+        case cannotLock(path: String, reason: String)
+        /// Binding or listening failed.
+        case cannotBind(path: String, reason: String)
+
+        public var description: String {
+            switch self {
+            case let .badPath(reason), let .unsafeDirectory(reason):
+                return reason
+            case let .alreadyServed(path, pid):
+                let owner = pid.map { " (pid \($0))" } ?? ""
+                return "a core is already serving \(path)\(owner); stop it with 'cama-launch stop --socket \(path)' or choose another --socket"
+            case let .notASocket(path):
+                return "\(path) exists and is not a socket; remove it or choose another --socket"
+            case let .servedWithoutLock(path):
+                return "another process serves \(path) without holding its lock; stop it or choose another --socket"
+            case let .cannotLock(path, reason):
+                return "cannot lock \(path): \(reason)"
+            case let .cannotBind(path, reason):
+                return "cannot serve \(path): \(reason)"
+            }
+        }
+    }
+
+    /// Takes the lock, clears a stale socket file left by a dead owner, and binds.
+    /// - Parameters:
+    ///   - path: the socket's path.
+    ///   - log: where to say that a stale socket was removed.
+    public static func claim(_ path: String, log: (String) -> Void) throws(Failure) -> SocketBinding {
         do {
             _ = try UnixSocket.address(path)
         } catch {
-            throw .usage(error.description, program: program)
+            throw .badPath(error.description)
         }
         do {
             try SocketPath.prepareDirectory(for: path)
         } catch {
-            throw CommandFailure(.rejected, error.description)
+            throw .unsafeDirectory(error.description)
         }
         let lock: SocketLock
         do {
             lock = try SocketLock.acquire(for: path)
         } catch {
-            if case let .held(_, pid) = error {
-                let owner = pid.map { " (pid \($0))" } ?? ""
-                throw CommandFailure(.rejected, "a core is already serving \(path)\(owner); stop it with 'cama-launch stop --socket \(path)' or choose another --socket")
-            }
-            throw CommandFailure(.rejected, "cannot lock \(path): \(error)")
+            if case let .held(_, pid) = error { throw .alreadyServed(path: path, pid: pid) }
+            throw .cannotLock(path: path, reason: "\(error)")
         }
         var info = stat()
         if lstat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFSOCK else {
                 lock.release()
-                throw CommandFailure(.rejected, "\(path) exists and is not a socket; remove it or choose another --socket")
+                throw .notASocket(path: path)
             }
             if UnixSocket.isServing(path) {
                 lock.release()
-                throw CommandFailure(.rejected, "another process serves \(path) without holding its lock; stop it or choose another --socket")
+                throw .servedWithoutLock(path: path)
             }
             unlink(path)
             log("removed a stale socket left by a core that is gone")
@@ -52,7 +87,7 @@ public struct SocketBinding: Sendable {
             fd = try UnixSocket.listen(at: path)
         } catch {
             lock.release()
-            throw CommandFailure(.rejected, "cannot serve \(path): \(error)")
+            throw .cannotBind(path: path, reason: "\(error)")
         }
         var bound = stat()
         _ = stat(path, &bound)

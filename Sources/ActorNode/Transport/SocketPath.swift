@@ -1,31 +1,9 @@
 import Glibc
 
-/// Where the core's socket lives, and making sure its directory is safe to put it in.
+/// Making sure a socket's directory is safe: private to this user, both for the core that
+/// creates the socket there and for the clients that connect to it. (Which path an app uses is
+/// the app's business: see `AppNaming`.)
 public enum SocketPath {
-    /// The socket path: `--socket`, else `$CAMA_SOCKET`, else `$XDG_RUNTIME_DIR/cama/core.sock`,
-    /// else `/tmp/cama-$UID/core.sock`. Empty variables count as unset.
-    public static func resolve(option: String?, environment: [String: String]) -> String {
-        if let option, !option.isEmpty { return option }
-        if let variable = environment["CAMA_SOCKET"], !variable.isEmpty { return variable }
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
-            return join(runtime, "cama/core.sock")
-        }
-        return "/tmp/cama-\(getuid())/core.sock"
-    }
-
-    /// The directory part of a path ("." for a bare file name).
-    public static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let directory = String(path[..<slash])
-        return directory.isEmpty ? "/" : directory
-    }
-
-    /// The last component of a path.
-    public static func fileName(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
-    }
-
     /// Why a socket directory was refused.
     public struct UnsafeDirectory: Error, CustomStringConvertible {
         public var description: String
@@ -36,7 +14,7 @@ public enum SocketPath {
     public static func prepareDirectory(for socketPath: String) throws(UnsafeDirectory) {
         do {
             try Directories.preparePrivate(
-                directory(of: socketPath), role: "the socket directory", forbidden: 0o077,
+                PathName.directory(of: socketPath), role: "the socket directory", forbidden: 0o077,
                 exposure: "is open to other users", alternative: "choose another --socket")
         } catch {
             throw UnsafeDirectory(description: error.description)
@@ -49,7 +27,7 @@ public enum SocketPath {
     /// not refused: there is no socket to talk to then, and connecting says so.
     /// - Parameter socketPath: the socket the client is about to connect to.
     public static func verifyDirectory(of socketPath: String) throws(UnsafeDirectory) {
-        let directory = directory(of: socketPath)
+        let directory = PathName.directory(of: socketPath)
         var info = stat()
         guard stat(directory, &info) == 0 else { return }
         let advice = "a core of yours never serves there; remove it or choose another --socket"
@@ -65,7 +43,4 @@ public enum SocketPath {
         }
     }
 
-    private static func join(_ directory: String, _ name: String) -> String {
-        directory.hasSuffix("/") ? directory + name : directory + "/" + name
-    }
 }

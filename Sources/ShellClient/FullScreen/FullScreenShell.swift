@@ -14,31 +14,16 @@ import Wire
 struct FullScreenShell {
     let link: ShellLink<AppState, AppAction>
     let socket: String
-    /// The signals this shell handles, as ``Signals/receive(_:loop:)`` delivers them.
+    /// The signals this shell handles, as ``Signals/receive()`` delivers them.
     let signals: Chan<Int32>
 
     /// The signals the full-screen shell handles: a resize and the stop signals. `main` blocks
     /// them first thing, so none can leave the terminal in raw mode.
     static let handledSignals: [Int32] = [SIGWINCH] + Signals.stop
 
-    /// Whether `attach` runs full screen: stdin and stdout are terminals.
-    static var applies: Bool { StandardStreams.isTerminal(0) && StandardStreams.isTerminal(1) }
-
-    /// Starts receiving ``handledSignals`` (blocked since `main`'s first line, taken by its thread): every one goes
-    /// to `all`, for the shell; a copy of each stop signal also goes to `stops`, for whoever
-    /// waits on the shell's behalf before it runs (taking from `stops` never takes one away
-    /// from the shell).
-    static func receiveSignals() -> (all: Chan<Int32>, stops: Chan<Int32>) {
-        let all = Chan<Int32>()
-        let stops = Chan<Int32>()
-        let stream = Signals.receive()
-        Task {
-            for await signal in stream {
-                all.trySend(signal)
-                if signal != SIGWINCH { stops.trySend(signal) }
-            }
-        }
-        return (all, stops)
+    /// The full-screen `attach`, for the shell kit.
+    static let attach = FullScreenAttach<AppState, AppAction>(signals: handledSignals) { link, socket, signals throws(CommandFailure) in
+        try await FullScreenShell(link: link, socket: socket, signals: signals).run()
     }
 
     enum Input: Sendable {
@@ -89,7 +74,7 @@ struct FullScreenShell {
                 await StandardStreams.err("shell-client: \(error)\n")
                 return .success
             }
-            throw CoreConnection.failure(error)
+            throw ShellKit<TodoShell>.failure(error)
         }
     }
 
@@ -159,7 +144,7 @@ struct FullScreenShell {
                     case .redraw:
                         renderer.invalidate()
                     case let .send(action):
-                        send(action, inputs: inputs)
+                        await Self.submit(action, to: link, reporting: inputs)
                     }
                 }
             }
@@ -175,12 +160,21 @@ struct FullScreenShell {
         return .quit
     }
 
-    /// Sends without holding up the screen; a reject comes back as an input.
-    private func send(_ action: AppAction, inputs: Chan<Input>) {
-        let link = self.link
+    /// Sends an action in the order it was typed: it takes its sequence number now, before the
+    /// next key is read (so the core applies this shell's actions in the order they were typed),
+    /// and waits for its answer apart, without holding up the screen; a reject comes back as an
+    /// input.
+    static func submit(_ action: AppAction, to link: ShellLink<AppState, AppAction>, reporting inputs: Chan<Input>) async {
+        let seq: UInt64
+        do {
+            seq = try await link.submit(action)
+        } catch {
+            await inputs.send(.failed(error))
+            return
+        }
         Task {
             do throws(LinkError) {
-                if case let .rejected(reject) = try await link.send(action) {
+                if case let .rejected(reject) = try await link.outcome(of: seq) {
                     await inputs.send(.rejected(reject))
                 }
             } catch {

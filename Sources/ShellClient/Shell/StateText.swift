@@ -51,14 +51,4 @@ enum StateText {
         let minutes = seconds / 60 % 60
         return hours > 0 ? "\(hours):\(two(minutes)):\(two(seconds % 60))" : "\(minutes):\(two(seconds % 60))"
     }
-
-    /// The whole state plus its revision as one line of JSON:
-    /// `{"revision":7,"todo":{"items":[...],"nextId":2}}`.
-    static func json(_ state: AppState, revision: UInt64) -> String {
-        guard case var .object(members) = try? JSONValue(encoding: state) else {
-            return "{\"revision\":\(revision)}"
-        }
-        members["revision"] = .integer(Int64(revision))
-        return ((try? WireJSON.string(JSONValue.object(members))) ?? "{}") + "\n"
-    }
 }

@@ -1,5 +1,5 @@
 /// One operation of an RFC 6902 JSON Patch, e.g.
-/// `{"op":"replace","path":"/todo/items/0/done","value":true}`.
+/// `{"op":"replace","path":"/notes/items/0/done","value":true}`.
 ///
 /// The core emits `add`, `remove`, `replace` and `move`; ``JSONValue/apply(_:)`` implements all
 /// six operations of the RFC so that any standard patch applies.

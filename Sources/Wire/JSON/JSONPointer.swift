@@ -1,4 +1,4 @@
-/// An RFC 6901 JSON Pointer: `/todo/items/0/done`. `~1` stands for `/` and `~0` for `~`
+/// An RFC 6901 JSON Pointer: `/notes/items/0/done`. `~1` stands for `/` and `~0` for `~`
 /// inside a token. The empty pointer names the whole document.
 public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
     public var tokens: [String]

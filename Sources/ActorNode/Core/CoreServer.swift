@@ -7,7 +7,7 @@ import Wire
 /// large, or a payload that is not a valid message, gets an `error` frame and the connection
 /// closes. An action that does not decode inside a sound envelope goes to the core as
 /// ``SessionInput/invalidAction(_:)`` and is rejected there.
-public final class SocketServer<State: Codable & Sendable, Action: Codable & Sendable>: Sendable {
+public final class CoreServer<State: Codable & Sendable, Action: Codable & Sendable>: Sendable {
     public let listener: SocketListener
     private let live = Mutex<[ObjectIdentifier: Live]>([:])
     private let log: @Sendable (String) -> Void

@@ -1,76 +1,70 @@
 import Glibc
-import Wire
 
-/// Connects a shell to a core's socket and hands back a ``ShellSession``.
-public enum SocketClient {
-    /// Connects to `path`, retrying while the core's backlog is full, for at most `timeout`.
-    /// Throws ``LinkError/unreachable(_:)`` when nothing listens there.
-    public static func connect<State: Codable & Sendable, Action: Codable & Sendable>(
-        to path: String,
-        timeout: Duration = .seconds(5),
-        limits: SocketConnection.Limits = .init(),
-        state: State.Type = State.self,
-        action: Action.Type = Action.self
-    ) async throws(LinkError) -> ShellSession<State, Action> {
+/// Connects to a server's Unix socket as a careful client does: the socket's directory must be
+/// private to this user, a full backlog is waited out, and the process that serves the socket
+/// must be this user or root (`SO_PEERCRED`), else the connection is closed before a byte is sent.
+public enum ServerConnector {
+    /// Why no trusted connection was made.
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// Nothing is at the path: no socket file.
+        case noSocket(String)
+        /// A socket file is there but nobody accepts (refused, permission denied, ...).
+        case unreachable(String)
+        /// The backlog stayed full for the whole timeout.
+        case timedOut(String)
+        /// The directory or the serving process is not one this user can trust.
+        case untrusted(String)
+        /// The path does not fit in a socket address.
+        case badPath(String)
+
+        public var description: String {
+            switch self {
+            case let .noSocket(reason), let .unreachable(reason), let .timedOut(reason), let .untrusted(reason), let .badPath(reason):
+                return reason
+            }
+        }
+    }
+
+    /// Connects to `path`, retrying while the server's backlog is full, for at most `timeout`.
+    /// - Parameters:
+    ///   - path: the socket.
+    ///   - timeout: how long to wait out a full backlog.
+    ///   - limits: the limits of the new connection.
+    ///   - loop: the event loop the connection is watched by.
+    /// - Returns: the connection, reading already.
+    public static func connect(
+        to path: String, timeout: Duration, limits: SocketConnection.Limits = .init(), loop: EventLoop = .shared
+    ) async throws(Failure) -> SocketConnection {
         do {
             try SocketPath.verifyDirectory(of: path)
         } catch {
             throw .untrusted(error.description)
         }
         let deadline = ContinuousClock.now + timeout
-        let fd: Int32
         while true {
             let attempt: UnixSocket.ConnectAttempt
             do {
                 attempt = try UnixSocket.connect(to: path)
             } catch {
-                throw .unreachable(error.description)
+                throw .badPath(error.description)
             }
             switch attempt {
-            case let .connected(connected):
-                if let refusal = untrustedServer(connected, path: path) {
-                    close(connected)
+            case let .connected(fd):
+                if let refusal = untrustedServer(fd, path: path) {
+                    close(fd)
                     throw .untrusted(refusal)
                 }
-                fd = connected
+                return SocketConnection(fd: fd, limits: limits, loop: loop)
             case .busy:
                 guard ContinuousClock.now < deadline else {
                     throw .timedOut("the core at \(path) is too busy to accept a connection (waited \(timeout.readable))")
                 }
                 try? await Task.sleep(for: .milliseconds(10))
-                continue
             case let .failed(error):
                 let message = reachabilityMessage(path: path, error: error)
                 throw error.code == ENOENT ? .noSocket(message) : .unreachable(message)
             }
-            break
         }
-        let connection = SocketConnection(fd: fd, limits: limits)
-        let inbound = Chan<ServerMessage<State>>(capacity: 32)
-        let outbound = Chan<ClientMessage<Action>>()
-        Task {
-            let failure = await FramePump.readLoop(
-                from: connection, as: ServerMessage<State>.self,
-                deliver: { await inbound.send($0) },
-                // A newer core may send kinds of messages this client does not know: skip them.
-                recover: { $0 is UnknownMessageType })
-            switch failure {
-            case let .undecodable(reason)?:
-                await inbound.send(.error(ErrorMessage(.badFrame, "the core sent a frame that is not a valid message: \(reason)")))
-            case let .framing(error)?:
-                await inbound.send(.error(ErrorMessage(.badFrame, "the core's stream broke: \(error)")))
-            case .connection?, nil:
-                break
-            }
-            inbound.close()
-            connection.close()
-        }
-        Task {
-            _ = await FramePump.writeLoop(from: outbound, to: connection)
-            await connection.drain(timeout: .seconds(2))
-            connection.shutdownWriting()
-        }
-        return ShellSession(inbound: inbound, outbound: outbound)
     }
 
     /// Why the process serving a freshly connected socket is not to be trusted, or nil when it

@@ -1,4 +1,3 @@
-import ActorNode
 import Dispatch
 import Glibc
 import Synchronization

@@ -1,11 +1,9 @@
-import ActorNode
 import Glibc
-import TodoContract
 import Wire
 
 /// The core's claim on its state directory: created 0700, locked so that one core at a time
 /// writes it, and recovered into the state to start from.
-struct StateDirectorySetup {
+struct StateDirectorySetup<App: CoreApp>: Sendable {
     let files: StateFiles
     let lock: SocketLock
 
@@ -33,15 +31,15 @@ struct StateDirectorySetup {
 
     /// Replays what recovery found through the app's reducers, effects off, for `--check` and
     /// `--repair`: a journal this version of the app cannot replay would stop a core too.
-    static func replay(_ recovered: RecoveredLog<AppState, AppAction>) throws(RecoveryFailure) {
-        _ = try recovered.replay(initial: AppState(), reducer: AppReducer.reducer, environment: AppEnvironment())
+    static func replay(_ recovered: RecoveredLog<App.State, App.Action>) throws(RecoveryFailure) {
+        _ = try recovered.replay(initial: App.initialState, reducer: App.reducer, environment: App.environment(CoreServices()))
     }
 
     /// Loads the snapshot and journal, drops a torn last record, and replays to the state the
     /// core starts from.
-    func recover(environment: AppEnvironment, log: (String) -> Void) throws(CommandFailure) -> (state: AppState, revision: UInt64, ledger: ClientLedger) {
+    func recover(environment: App.Environment, log: (String) -> Void) throws(CommandFailure) -> (state: App.State, revision: UInt64, ledger: ClientLedger) {
         do {
-            let recovered = try Recovery.load(files, state: AppState.self, action: AppAction.self)
+            let recovered = try Recovery.load(files, state: App.State.self, action: App.Action.self)
             for note in recovered.notes { log(note) }
             for leftover in files.leftovers() where unlink(leftover.path) == 0 {
                 log("removed \(leftover.name), left by an interrupted snapshot")
@@ -50,15 +48,15 @@ struct StateDirectorySetup {
                 try FileIO.truncate(files.path(torn.file), to: torn.offset)
                 log("dropped a torn record at \(torn.file) offset \(torn.offset) (\(torn.bytes) bytes): a write a crash interrupted, never acknowledged")
             }
-            let result = try recovered.replay(initial: AppState(), reducer: AppReducer.reducer, environment: environment)
+            let result = try recovered.replay(initial: App.initialState, reducer: App.reducer, environment: environment)
             let source = recovered.snapshotFile.map { "\($0) and " } ?? ""
             log("recovered revision \(result.revision) from \(source)\(Wording.count(recovered.entries.count, "journal record"))")
             return result
         } catch let failure as RecoveryFailure {
             for note in failure.notes { log(note) }
             let advice = failure.repairable
-                ? "'core-daemon --check' shows the damage; 'core-daemon --repair' truncates the journal there"
-                : "see 'core-daemon --check'"
+                ? "'\(App.program) --check' shows the damage; '\(App.program) --repair' truncates the journal there"
+                : "see '\(App.program) --check'"
             throw CommandFailure(.rejected, "cannot recover the state from \(files.directory): \(failure); \(advice)")
         } catch {
             throw CommandFailure(.rejected, "cannot recover the state from \(files.directory): \(error)")

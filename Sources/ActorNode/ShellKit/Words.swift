@@ -1,13 +1,13 @@
 /// Splits a typed line into words the way a POSIX shell would for simple input:
 /// whitespace separates, '...' is literal, "..." allows \" and \\, and a backslash outside
 /// quotes escapes the next character. `add "buy milk"` gives ["add", "buy milk"].
-enum Words {
-    struct UnterminatedQuote: Error, CustomStringConvertible {
-        var quote: Character
-        var description: String { "unterminated \(quote) quote" }
+public enum Words {
+    public struct UnterminatedQuote: Error, CustomStringConvertible {
+        public var quote: Character
+        public var description: String { "unterminated \(quote) quote" }
     }
 
-    static func split(_ line: String) throws(UnterminatedQuote) -> [String] {
+    public static func split(_ line: String) throws(UnterminatedQuote) -> [String] {
         var words: [String] = []
         var current = ""
         var inWord = false

@@ -1,0 +1,189 @@
+import FoundationEssentials
+import Glibc
+import Wire
+
+/// The daemon of any app: everything a core needs besides the app's own logic. An app's
+/// `main` is one call, ``main()``.
+///
+/// It parses the command line (``HostOptions``), then, to serve: takes the socket (its own, or
+/// one passed by socket activation), claims and recovers the state directory, opens the
+/// journal, sends the app's startup actions, serves clients until a stop signal or the end of
+/// its launcher, and says bye to everyone; with readiness reported to a supervisor and every
+/// line logged to stderr. A journal that cannot be written stops the core with status 70, its
+/// socket and lock removed first.
+public enum CoreHost<App: CoreApp> {
+    /// The whole program. Call it as `main`'s only statement: it blocks the stop signals
+    /// before any other thread exists, and never returns.
+    public static func main() -> Never {
+        // First, while this is the only thread: a stop signal from now on waits for us.
+        Signals.block(Signals.stop)
+        signal(SIGPIPE, SIG_IGN)
+        let options: HostOptions
+        do {
+            options = try HostOptions.parse(Array(CommandLine.arguments.dropFirst()), program: App.program)
+        } catch {
+            ProgramMain.fail(error, program: App.program)
+        }
+        guard options.mode == .serve else {
+            // These end on their own; a signal keeps its default action.
+            Signals.unblock(Signals.stop)
+            ProgramMain.run(program: App.program, receiving: []) { () throws(CommandFailure) in try await runOnce(options) }
+        }
+        MemoryTuning.returnLargeBuffersPromptly()
+        ProgramMain.run(program: App.program, receiving: Signals.stop) { () throws(CommandFailure) in try await serve(options) }
+    }
+
+    /// `--help`, `--version`, `--print-paths`, `--check` and `--repair`.
+    static func runOnce(_ options: HostOptions) async throws(CommandFailure) -> Int32 {
+        let environmentVariables = ProcessEnvironment.current
+        let stateDirectory = App.naming.stateDirectory(option: options.stateDirectory, environment: environmentVariables)
+        switch options.mode {
+        case .help:
+            await StandardStreams.out(HostOptions.help(program: App.program, summary: App.summary, naming: App.naming) + "\n")
+            return 0
+        case .version:
+            await StandardStreams.out("\(App.program) \(App.version) (protocol \(ProtocolVersion.current))\n")
+            return 0
+        case .printPaths:
+            let socket = App.naming.socketPath(option: options.socket, environment: environmentVariables)
+            await StandardStreams.out("\(socket)\n\(stateDirectory)\n")
+            return 0
+        case .check:
+            let (report, healthy) = StateDirectoryTool.check(
+                StateFiles(directory: stateDirectory), state: App.State.self, action: App.Action.self, replay: StateDirectorySetup<App>.replay)
+            await StandardStreams.out(report.joined(separator: "\n") + "\n")
+            return healthy ? 0 : ExitStatus.rejected.rawValue
+        case .repair:
+            guard StateFiles(directory: stateDirectory).exists else {
+                throw CommandFailure(.rejected, "the state directory \(stateDirectory) does not exist: nothing to repair; check the --state-dir you meant")
+            }
+            let setup = try StateDirectorySetup<App>.claim(stateDirectory)
+            defer { setup.lock.release() }
+            do {
+                let done = try StateDirectoryTool.repair(setup.files, state: App.State.self, action: App.Action.self, replay: StateDirectorySetup<App>.replay)
+                await StandardStreams.out(done.joined(separator: "\n") + "\n")
+                return 0
+            } catch {
+                throw CommandFailure(.rejected, "cannot repair \(stateDirectory): \(error)")
+            }
+        case .serve:
+            return try await serve(options)
+        }
+    }
+
+    /// Serves until a stop signal, or until the launcher that supervises this core is gone.
+    static func serve(_ options: HostOptions) async throws(CommandFailure) -> Int32 {
+        let program = App.program
+        let log: @Sendable (String) -> Void = { LogLine.write(program, $0) }
+        let environmentVariables = ProcessEnvironment.current
+        let stateDirectory = App.naming.stateDirectory(option: options.stateDirectory, environment: environmentVariables)
+        let path = App.naming.socketPath(option: options.socket, environment: environmentVariables)
+        // Blocked since main's first line, so none can kill us with the socket left behind;
+        // one that came during startup is received first.
+        let signals = Signals.receive()
+
+        let notices = NoticeBoard()
+        let environment = App.environment(CoreServices(notify: notices.post))
+        let binding: ListeningSocket
+        let setup: StateDirectorySetup<App>
+        let recovered: (state: App.State, revision: UInt64, ledger: ClientLedger)
+        let journal: Journal<App.State, App.Action>
+        do throws(CommandFailure) {
+            binding = try ListeningSocket.open(path: path, environment: environmentVariables, program: program, log: log)
+            do throws(CommandFailure) {
+                setup = try StateDirectorySetup<App>.claim(stateDirectory)
+                recovered = try setup.recover(environment: environment, log: log)
+                do {
+                    let current = SnapshotContent(revision: recovered.revision, at: Date().timeIntervalSince1970, state: recovered.state, ledger: recovered.ledger)
+                    journal = try Journal(
+                        files: setup.files, policy: options.fsync, nextRevision: recovered.revision + 1, current: current,
+                        snapshotThreshold: options.snapshotThreshold, log: log,
+                        failed: { [binding, lock = setup.lock] _ in
+                            // Nothing more may be acknowledged: stop, after removing what would
+                            // make others take this process for a live core.
+                            binding.release()
+                            lock.release()
+                            ProgramMain.terminate(Journal<App.State, App.Action>.failureExitStatus)
+                        })
+                } catch {
+                    setup.lock.release()
+                    throw CommandFailure(.rejected, "cannot open the journal in \(stateDirectory): \(error)")
+                }
+            } catch {
+                binding.release()
+                throw error
+            }
+        } catch {
+            await LogLine.flush()
+            throw error
+        }
+
+        var limits = SocketConnection.Limits.server
+        limits.maximumPayloadLength = options.maximumFrameLength
+        let listener: SocketListener
+        do {
+            let budget = InputBudget(limits: .init(soft: options.inputBudget, hard: options.inputBudget * 4))
+            listener = try SocketListener(fd: binding.fd, path: binding.path, limits: limits, budget: budget, log: log)
+        } catch {
+            binding.release()
+            setup.lock.release()
+            throw CommandFailure(.rejected, "cannot watch \(path): \(error)")
+        }
+
+        let core = CoreNode(
+            state: recovered.state, revision: recovered.revision, ledger: recovered.ledger,
+            commit: journal, reducer: App.reducer, environment: environment,
+            handshakeTimeout: options.handshakeTimeout, trace: options.trace,
+            admits: { App.admits($0) }, log: log)
+        notices.connect(core.notify)
+        for action in App.startup(for: await core.current.state) {
+            await core.send(action)
+        }
+        let startRevision = await core.current.revision
+        let server = CoreServer<App.State, App.Action>(listener: listener, log: log)
+        log("serving \(binding.path)\(binding.isInherited ? " (socket passed by the supervisor)" : "") at revision \(startRevision) (protocol \(ProtocolVersion.current), fsync \(options.fsync.rawValue), state in \(stateDirectory), core \(core.instanceID))")
+
+        // A stop signal, or the launcher that supervises us going away, ends the core the same
+        // way: stop taking connections, commit what was applied (releasing its acks), then say
+        // bye to everyone.
+        let stopRequests = Chan<String>()
+        let signalWatcher = Task {
+            for await signal in signals { stopRequests.trySend("received \(Signals.name(signal))") }
+        }
+        let supervisor = SupervisorWatch.start(environment: environmentVariables) {
+            // Our stdout and stderr were the launcher's log pipe, which went with it: the lines
+            // that say how this core ends go to the log file itself.
+            redirectOutput(to: stateDirectory + "/core.log")
+            stopRequests.trySend("the launcher that supervises this core is gone")
+        }
+        let stopper = Task {
+            guard let reason = await stopRequests.receive() else { return }
+            log("\(reason); shutting down")
+            listener.close()
+            await journal.flush()
+            await server.shutdown(reason: "the core is shutting down")
+        }
+        let serving = Task { await server.run { session in await core.serve(session) } }
+        ReadinessNotification.send("READY=1\nMAINPID=\(getpid())\nSTATUS=serving at revision \(startRevision)", environment: environmentVariables)
+        await serving.value
+        signalWatcher.cancel()
+        _ = supervisor
+        stopper.cancel()
+        await journal.close()
+        binding.release()
+        setup.lock.release()
+        let final = await core.current
+        log("stopped at revision \(final.revision)")
+        await LogLine.flush()
+        return 0
+    }
+
+    /// Points stdout and stderr at the end of the file at `path` (created 0600 if missing).
+    private static func redirectOutput(to path: String) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        dup2(fd, STDOUT_FILENO)
+        dup2(fd, STDERR_FILENO)
+        close(fd)
+    }
+}

@@ -1,0 +1,134 @@
+import FoundationEssentials
+import Synchronization
+import Wire
+
+/// Opens a link to the core for one command of a shell, turning every way that can fail into
+/// the documented exit status and a message that says what to do.
+enum CoreConnection<App: ShellApp> {
+    typealias Link = ShellLink<App.State, App.Action>
+
+    /// The socket a command uses.
+    static func socketPath(_ options: ShellOptions) -> String {
+        App.naming.socketPath(option: options.socket, environment: ProcessEnvironment.current)
+    }
+
+    /// Connects and says hello. With `reconnectFor`, the link rides through restarts of the
+    /// core for that long.
+    static func open(_ options: ShellOptions, role: ClientRole, name: String, reconnectFor window: Duration? = nil) async throws(CommandFailure) -> (Link, Welcome<App.State>) {
+        let path = socketPath(options)
+        do {
+            _ = try UnixSocket.address(path)
+        } catch {
+            throw .usage(error.description, program: App.program)
+        }
+        let timeout = options.timeout
+        // The first connection fails at once when nothing is there; later ones (after a
+        // restart) are retried within the window.
+        let first: ShellSession<App.State, App.Action>
+        do {
+            first = try await SocketClient.connect(to: path, timeout: timeout)
+        } catch {
+            throw failure(error)
+        }
+        let handedOut = FirstSession(first)
+        let link = Link(hello: Hello(role: role, client: ClientIdentity.current, name: name), reconnection: window.map(Link.Reconnection.init)) { () throws(LinkError) in
+            if let session = handedOut.take() { return session }
+            return try await SocketClient.connect(to: path, timeout: timeout)
+        }
+        do {
+            let welcome = try await link.open(timeout: options.timeout)
+            return (link, welcome)
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// The exit status and message for a link that failed or ended.
+    static func failure(_ error: LinkError) -> CommandFailure {
+        switch error {
+        case let .unreachable(reason), let .noSocket(reason):
+            return CommandFailure(.unreachable, "\(reason); start a core with \(App.startHint)")
+        case let .timedOut(reason):
+            return CommandFailure(.unreachable, "\(reason); is the core overloaded or stopped? see 'cama-launch status'")
+        case .versionMismatch:
+            return CommandFailure(.protocolError, error.description)
+        case .protocolError:
+            return CommandFailure(.protocolError, "protocol error: \(error)")
+        case let .closed(reason):
+            return CommandFailure(.unreachable, "\(reason); check that the core is running ('cama-launch status')")
+        case .goodbye:
+            return CommandFailure(.unreachable, "\(error); start it again with \(App.startHint)")
+        case let .untrusted(reason):
+            return CommandFailure(.unreachable, reason)
+        }
+    }
+}
+
+/// The client id of this process: every action it sends carries it, on every connection.
+enum ClientIdentity {
+    static let current = UUID().uuidString.lowercased()
+}
+
+/// Ends a one-shot command with a failure if the core does not answer in time, so that a core
+/// that stops answering can never make it hang. Its countdown is a timer of the event loop, so
+/// restarting it for every answer (`send -`) leaves nothing behind.
+final class Watchdog: Sendable {
+    private let timer = Mutex<EventLoop.Timer?>(nil)
+    private let tripped = Chan<Void>(capacity: 1)
+    private let timeout: Duration
+    private let message: String
+
+    init(timeout: Duration, message: String) {
+        self.timeout = timeout
+        self.message = message
+    }
+
+    /// Starts (or restarts) the countdown.
+    func reset() {
+        let tripped = self.tripped
+        timer.withLock { current in
+            if let current { EventLoop.shared.cancel(current) }
+            current = EventLoop.shared.schedule(after: timeout) { tripped.trySend(()) }
+        }
+    }
+
+    func stop() {
+        timer.withLock { current in
+            if let current { EventLoop.shared.cancel(current) }
+            current = nil
+        }
+    }
+
+    /// Runs `body`; if the countdown runs out first, throws the timeout (the body is left behind:
+    /// the command is ending).
+    func guarding<T: Sendable>(_ body: @escaping @Sendable () async throws(CommandFailure) -> T) async throws(CommandFailure) -> T {
+        let tripped = self.tripped
+        let outcome: Result<T, CommandFailure>? = await race([
+            { @Sendable () async -> Result<T, CommandFailure>? in
+                do throws(CommandFailure) { return .success(try await body()) } catch { return .failure(error) }
+            },
+            { @Sendable () async -> Result<T, CommandFailure>? in
+                guard await tripped.receive() != nil else { return nil }
+                return .failure(CommandFailure(.unreachable, "\(self.message) within \(self.timeout.readable); is the core overloaded or stopped? see 'cama-launch status'"))
+            },
+        ])
+        guard let outcome else { throw CommandFailure(.unreachable, "\(message)") }
+        return try outcome.get()
+    }
+}
+
+/// The session a command opened first, handed to its link once.
+private final class FirstSession<State: Codable & Sendable, Action: Codable & Sendable>: Sendable {
+    private let session: Mutex<ShellSession<State, Action>?>
+
+    init(_ session: ShellSession<State, Action>) {
+        self.session = Mutex(session)
+    }
+
+    func take() -> ShellSession<State, Action>? {
+        session.withLock { session in
+            defer { session = nil }
+            return session
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Wire
+
+/// `send`: one action (a verb or JSON), or a stream of them from stdin.
+enum SendCommand<App: ShellApp> {
+    static func run(_ input: SendInput, options: ShellOptions) async throws(CommandFailure) -> ExitStatus {
+        let verbs = VerbTable(verbs: App.verbs)
+        switch input {
+        case let .verb(words):
+            return try await sendOne(try parse { () throws(VerbMistake) in try verbs.parse(words) }, options: options)
+        case let .json(text):
+            return try await sendOne(try parse { () throws(VerbMistake) in try verbs.parseJSON(text) }, options: options)
+        case .standardInput:
+            return try await sendLines(verbs, options: options)
+        }
+    }
+
+    private static func parse(_ body: () throws(VerbMistake) -> App.Action) throws(CommandFailure) -> App.Action {
+        do {
+            return try body()
+        } catch {
+            throw .usage(error.description, program: App.program)
+        }
+    }
+
+    private static func sendOne(_ action: App.Action, options: ShellOptions) async throws(CommandFailure) -> ExitStatus {
+        let watchdog = Watchdog(timeout: options.timeout, message: "the core did not answer")
+        watchdog.reset()
+        let outcome = try await watchdog.guarding { () throws(CommandFailure) -> ActionOutcome in
+            let (link, _) = try await CoreConnection<App>.open(options, role: .script, name: "\(App.program) send", reconnectFor: options.timeout)
+            do throws(LinkError) {
+                let outcome = try await link.send(action)
+                await link.close()
+                return outcome
+            } catch {
+                throw CoreConnection<App>.failure(error)
+            }
+        }
+        watchdog.stop()
+        if case let .rejected(reject) = outcome {
+            throw CommandFailure(.rejected, "rejected: \(PeerText.escaped(reject.message)) (\(PeerText.escaped(reject.code)))")
+        }
+        return .success
+    }
+
+    /// Sends each line as soon as it is read, keeping up to `window` actions in flight; the core
+    /// applies them in order. A line that does not parse or is rejected is reported with its
+    /// number and the rest go on; the exit status is the worst seen.
+    private static func sendLines(_ verbs: VerbTable<App.Action>, options: ShellOptions, window: Int = 128) async throws(CommandFailure) -> ExitStatus {
+        let (link, _) = try await CoreConnection<App>.open(options, role: .script, name: "\(App.program) send -", reconnectFor: options.timeout)
+        let watchdog = Watchdog(timeout: options.timeout, message: "the core did not answer")
+        let worst = try await watchdog.guarding { () throws(CommandFailure) -> ExitStatus in
+            var inFlight = RingQueue<(line: Int, seq: UInt64)>()
+            var worst = ExitStatus.success
+            var lineNumber = 0
+
+            func settleOldest() async throws(CommandFailure) {
+                guard let (line, seq) = inFlight.popFirst() else { return }
+                let outcome: ActionOutcome
+                do throws(LinkError) {
+                    outcome = try await link.outcome(of: seq)
+                } catch {
+                    throw CoreConnection<App>.failure(error)
+                }
+                if inFlight.isEmpty { watchdog.stop() } else { watchdog.reset() }
+                if case let .rejected(reject) = outcome {
+                    await StandardStreams.err("\(App.program): line \(line): rejected: \(PeerText.escaped(reject.message)) (\(PeerText.escaped(reject.code)))\n")
+                    worst = max(worst, .rejected)
+                }
+            }
+
+            for await text in LineReader.lines() {
+                lineNumber += 1
+                let trimmed = text.drop { $0.isWhitespace }
+                if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+                let action: App.Action
+                do {
+                    action = try verbs.parseLine(text)
+                } catch {
+                    await StandardStreams.err("\(App.program): line \(lineNumber): \(error)\n")
+                    worst = max(worst, .usage)
+                    continue
+                }
+                do throws(LinkError) {
+                    inFlight.append((lineNumber, try await link.submit(action)))
+                } catch {
+                    throw CoreConnection<App>.failure(error)
+                }
+                if inFlight.count == 1 { watchdog.reset() }
+                if inFlight.count >= window { try await settleOldest() }
+            }
+            while !inFlight.isEmpty { try await settleOldest() }
+            return worst
+        }
+        await link.close()
+        return worst
+    }
+}
+
+extension ExitStatus: Comparable {
+    public static func < (lhs: ExitStatus, rhs: ExitStatus) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A small FIFO for the actions in flight.
+struct RingQueue<Element> {
+    private var elements: [Element] = []
+    private var head = 0
+
+    var count: Int { elements.count - head }
+    var isEmpty: Bool { count == 0 }
+
+    mutating func append(_ element: Element) {
+        elements.append(element)
+    }
+
+    mutating func popFirst() -> Element? {
+        guard head < elements.count else { return nil }
+        let element = elements[head]
+        head += 1
+        if head > 1024, head * 2 > elements.count {
+            elements.removeSubrange(0 ..< head)
+            head = 0
+        }
+        return element
+    }
+}

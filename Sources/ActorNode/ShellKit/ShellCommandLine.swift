@@ -1,0 +1,192 @@
+/// Options every command of a shell takes.
+public struct ShellOptions: Sendable, Equatable {
+    /// `--socket PATH`.
+    public var socket: String?
+    /// `--timeout SECONDS`: how long to wait for the core (to be welcomed, for each answer, and
+    /// to come back after a restart); nil when not given: 10 s, or 60 s for `attach`'s
+    /// reconnections.
+    public var timeoutOption: Duration?
+
+    public init(socket: String? = nil, timeoutOption: Duration? = nil) {
+        self.socket = socket
+        self.timeoutOption = timeoutOption
+    }
+
+    /// The timeout to use for an answer.
+    public var timeout: Duration { timeoutOption ?? .seconds(10) }
+}
+
+/// What `send` sends.
+public enum SendInput: Sendable, Equatable {
+    /// `send VERB ARGS...`
+    case verb([String])
+    /// `send --json '{"add":{"text":"x"}}'`
+    case json(String)
+    /// `send -`: one action per line from stdin.
+    case standardInput
+}
+
+/// One parsed command line of a shell.
+public enum ShellCommand: Sendable, Equatable {
+    case attach
+    case send(SendInput)
+    case state(json: Bool)
+    case watch(json: Bool, count: Int?)
+    case help
+    case version
+
+    static let names = ["attach", "send", "state", "watch", "help"]
+
+    /// Parses the arguments after the program's name.
+    /// - Parameters:
+    ///   - arguments: the words of the command line.
+    ///   - program: the program's name, for usage errors.
+    ///   - verbSummary: the verbs, for the error of a `send` without one.
+    public static func parse(_ arguments: [String], program: String, verbSummary: String) throws(CommandFailure) -> (ShellOptions, ShellCommand) {
+        var options = ShellOptions()
+        var cursor = ArgumentCursor(arguments, program: program)
+        var name: String?
+        var json = false
+        var jsonAction: String?
+        var count: Int?
+        var operands: [String] = []
+        var wantsHelp = false
+        var wantsVersion = false
+
+        while let token = cursor.next() {
+            switch token {
+            case .option("--socket"):
+                options.socket = try cursor.value(for: "--socket")
+            case .option("--timeout"):
+                options.timeoutOption = try cursor.seconds(for: "--timeout", in: 0.1 ... 86_400)
+            case .option("-h"), .option("--help"):
+                wantsHelp = true
+            case .option("--version"):
+                wantsVersion = true
+            case .option("--json") where name == "send":
+                jsonAction = try cursor.value(for: "--json")
+            case .option("--json") where name == "state" || name == "watch":
+                json = true
+            case .option("--count") where name == "watch":
+                count = try cursor.number(for: "--count", in: 1 ... Int.max)
+            case let .option(option) where name == "send" && !operands.isEmpty:
+                // After the verb, anything dash-like that is not one of our options is text
+                // ("send add -5 degrees").
+                operands.append(cursor.currentToken ?? option)
+            case let .option(option):
+                if name == nil, ["--json", "--count"].contains(option) {
+                    throw .usage("\(option) belongs after a command (e.g. '\(program) state \(option)')", program: program)
+                }
+                throw cursor.unknown(option)
+            case let .operand(operand):
+                if name == nil {
+                    guard names.contains(operand) else {
+                        throw .usage("unknown command '\(PeerText.escaped(operand))' (expected attach, send, state or watch)", program: program)
+                    }
+                    name = operand
+                } else if name == "send" {
+                    operands.append(operand)
+                } else {
+                    throw cursor.unexpected(operand)
+                }
+            }
+        }
+
+        if wantsHelp || name == "help" { return (options, .help) }
+        if wantsVersion { return (options, .version) }
+        switch name {
+        case nil, "attach"?:
+            return (options, .attach)
+        case "state"?:
+            return (options, .state(json: json))
+        case "watch"?:
+            return (options, .watch(json: json, count: count))
+        default:
+            return (options, .send(try sendInput(jsonAction: jsonAction, operands: operands, program: program, verbSummary: verbSummary)))
+        }
+    }
+
+    private static func sendInput(jsonAction: String?, operands: [String], program: String, verbSummary: String) throws(CommandFailure) -> SendInput {
+        if let jsonAction {
+            guard operands.isEmpty else {
+                throw .usage("send --json takes one action and nothing else (found '\(PeerText.escaped(operands[0]))')", program: program)
+            }
+            return .json(jsonAction)
+        }
+        if operands == ["-"] { return .standardInput }
+        guard !operands.isEmpty else {
+            throw .usage("send needs an action: a verb (\(verbSummary)), --json JSON, or - to read actions from stdin", program: program)
+        }
+        if operands.first == "-" {
+            throw .usage("send - reads actions from stdin and takes no other arguments", program: program)
+        }
+        return .verb(operands)
+    }
+}
+
+/// The `--help` of a shell, put together from its description.
+enum ShellHelp {
+    static func text<App: ShellApp>(_ app: App.Type) -> String {
+        let program = App.program
+        let pad = { (text: String, width: Int) in text + String(repeating: " ", count: max(1, width - text.count)) }
+        var lines = ["\(program): \(App.summary)", "", "Usage:"]
+        let attach = App.fullScreen == nil
+            ? ["an interactive shell: type verbs, see every change", "made by anyone"]
+            : ["an interactive shell: full screen on a terminal", "(? shows its keys), else line mode (type verbs);", "shows every change made by anyone"]
+        let commands: [(String, [String])] = [
+            ("\(program) [attach]", attach),
+            ("\(program) send VERB [ARGS...]", ["send one action and wait until it is applied"]),
+            ("\(program) send --json JSON", ["send one action written as JSON"]),
+            ("\(program) send -", ["send one action per line from stdin (verbs or JSON)"]),
+            ("\(program) state [--json]", ["print the current state"]),
+            ("\(program) watch [--json] [--count N]", ["print the state now and after every change;", "stop after N states"]),
+        ]
+        for (usage, explanation) in commands {
+            if usage.count > 38 {
+                lines.append("  " + usage)
+                lines += explanation.map { String(repeating: " ", count: 41) + $0 }
+            } else {
+                lines.append("  " + pad(usage, 39) + explanation[0])
+                lines += explanation.dropFirst().map { String(repeating: " ", count: 41) + $0 }
+            }
+        }
+        lines += ["", "Options may come before or after the command and its words; put -- before text that",
+                  "starts with the name of an option (send add -- --socket is a word).", "", "Verbs:"]
+        for form in App.verbs.flatMap(\.forms) {
+            let example = form.example.map { pad(form.summary, 32) + $0 } ?? form.summary
+            if form.usage.count > 21 {
+                lines.append("  " + form.usage)
+                lines.append(String(repeating: " ", count: 24) + example)
+            } else {
+                lines.append("  " + pad(form.usage, 22) + example)
+            }
+        }
+        if !App.jsonExamples.isEmpty {
+            lines += ["", "JSON actions:"] + App.jsonExamples.map { "  " + $0 }
+        }
+        lines += [
+            "",
+            "--json output is one object per line: the whole state plus its revision (a key",
+            "\"revision\" beside the state's own).",
+            "",
+            "Options:",
+            "  --socket PATH       the core's socket (else $\(App.naming.socketVariable), else",
+            "                      $XDG_RUNTIME_DIR/\(App.naming.name)/core.sock, else /tmp/\(App.naming.name)-$UID/core.sock)",
+            "  --timeout SECONDS   how long to wait for the core to answer, or to come back when it",
+            "                      restarts (default 10; attach waits 60 for a restart)",
+            "  -h, --help          show this help",
+            "  --version           show the version",
+            "",
+            "When the core restarts, attach and watch reconnect and start again from the state the",
+            "core has (attach says so on screen, watch on stderr), and send sends its action again",
+            "with the same client id and sequence number, so it is applied once.",
+        ]
+        if !App.helpNotes.isEmpty { lines += ["", App.helpNotes] }
+        lines += [
+            "",
+            "Exit status: 0 success · 1 action rejected · 2 usage error · 3 core unreachable or",
+            "timed out · 4 protocol or version error",
+        ]
+        return lines.joined(separator: "\n")
+    }
+}
