@@ -1,29 +1,6 @@
 import ActorNode
-import TodoContract
-import Wire
 
-/// The to-do app's core, as the host needs to know it: its contract, its reducers, and its
-/// name. Everything else (the socket, the journal, supervision, the command line) is the
-/// framework's.
-enum TodoCore: CoreApp {
-    static let program = "core-daemon"
-    static let naming = AppNaming("cama")
-    static let summary = "the CAMA core. Owns the to-do app's state and serves shells on a Unix socket."
-    static let initialState = AppState()
-    static let reducer = AppReducer.reducer
-
-    static func environment(_ services: CoreServices) -> AppEnvironment {
-        AppEnvironment(time: services.time, random: services.random, notify: services.notify)
-    }
-
-    static func admits(_ action: AppAction) -> Rejection? { AppReducer.admits(action) }
-
-    static func startup(for state: AppState) -> [AppAction] {
-        AppReducer.startup(for: state).map { [$0] } ?? []
-    }
-}
-
-/// `core-daemon`.
+/// `core-daemon`: the to-do app's core (``TodoCore``), served by the framework's host.
 @main
 enum CoreDaemonMain {
     static func main() {
