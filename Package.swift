@@ -12,6 +12,8 @@ let package = Package(
         .executable(name: "shell-client", targets: ["ShellClient"]),
         .executable(name: "cama-launch", targets: ["cama-launch"]),
         .executable(name: "cama-bench", targets: ["cama-bench"]),
+        .executable(name: "chat-core", targets: ["ChatCore"]),
+        .executable(name: "chat-shell", targets: ["ChatShell"]),
         .library(name: "Wire", targets: ["Wire"]),
         .library(name: "ActorNode", targets: ["ActorNode"]),
     ],
@@ -37,9 +39,15 @@ let package = Package(
         // `cama-bench`: concurrent clients against a core, for scripts/bench-*.sh.
         .executableTarget(name: "cama-bench", dependencies: ["Wire", "ActorNode"]),
 
+        // The second app, a chat room: a contract, a core and a shell, and nothing else.
+        .target(name: "ChatContract", dependencies: ["Wire"], path: "Examples/Chat/Contract"),
+        .executableTarget(name: "ChatCore", dependencies: ["ActorNode", "ChatContract", "Wire"], path: "Examples/Chat/Core"),
+        .executableTarget(name: "ChatShell", dependencies: ["ActorNode", "ChatContract"], path: "Examples/Chat/Shell"),
+
         .testTarget(name: "WireTests", dependencies: ["Wire", "ActorNode", "TodoContract"]),
         .testTarget(name: "ActorNodeTests", dependencies: ["ActorNode", "ActorNodeTesting", "Wire"]),
         .testTarget(name: "AppTests", dependencies: ["CoreDaemon", "ShellClient", "cama-launch", "ActorNode", "ActorNodeTesting", "Wire", "TodoContract"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ActorNode", "Wire", "TodoContract", "CoreDaemon", "ShellClient", "cama-launch"]),
+        .testTarget(name: "ChatTests", dependencies: ["ChatCore", "ChatShell", "ChatContract", "ActorNode", "ActorNodeTesting", "Wire"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ActorNode", "Wire", "TodoContract", "CoreDaemon", "ShellClient", "cama-launch", "ChatCore", "ChatShell"]),
     ]
 )

@@ -84,7 +84,7 @@ struct SocketOwnershipTests {
     func pathTooLong(binary: Binary) async throws {
         let sandbox = try Sandbox()
         let long = sandbox.directory + "/" + String(repeating: "s", count: 120) + ".sock"
-        let arguments = binary == .shellClient ? ["state", "--socket", long] : ["--socket", long]
+        let arguments = [.shellClient, .chatShell].contains(binary) ? ["state", "--socket", long] : ["--socket", long]
         let result = try await sandbox.run(binary, arguments, input: "quit\n")
         #expect(result.status == 2, "\(result)")
         #expect(result.error.contains("longer than the 107 that fit in a Unix socket address"))

@@ -151,7 +151,7 @@ enum ShellHelp {
             }
         }
         lines += ["", "Options may come before or after the command and its words; put -- before text that",
-                  "starts with the name of an option (send add -- --socket is a word).", "", "Verbs:"]
+                  "starts with the name of an option (after --, --socket is a word, not an option).", "", "Verbs:"]
         for form in App.verbs.flatMap(\.forms) {
             let example = form.example.map { pad(form.summary, 32) + $0 } ?? form.summary
             if form.usage.count > 21 {

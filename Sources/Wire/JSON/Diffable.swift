@@ -55,6 +55,24 @@ extension Array: Diffable where Element: Diffable & Identifiable {
     }
 }
 
+extension Dictionary: Diffable where Key == String, Value: Diffable {
+    /// Keys are compared one by one: a key that came is an `add`, one that went a `remove`, and
+    /// a value that changed is patched in place.
+    public func appendPatch(from old: [String: Value], at path: JSONPointer, to patch: inout JSONPatch) throws {
+        for key in old.keys.sorted() where self[key] == nil {
+            patch.append(.remove(path.appending(key)))
+        }
+        for key in keys.sorted() {
+            let value = self[key]!
+            if let previous = old[key] {
+                try value.appendPatch(from: previous, at: path.appending(key), to: &patch)
+            } else {
+                patch.append(.add(path.appending(key), try JSONValue(encoding: value)))
+            }
+        }
+    }
+}
+
 extension JSONPatch {
     /// Appends the change of one stored property, `key` being its JSON key.
     public mutating func appendField<Value: Diffable>(_ key: String, _ old: Value, _ new: Value, at path: JSONPointer) throws {

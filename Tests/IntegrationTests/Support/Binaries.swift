@@ -6,6 +6,8 @@ enum Binary: String, CaseIterable {
     case shellClient = "shell-client"
     case camaLaunch = "cama-launch"
     case camaBench = "cama-bench"
+    case chatCore = "chat-core"
+    case chatShell = "chat-shell"
 
     /// The build directory: the test bundle's own directory.
     static let directory: String = {

@@ -69,6 +69,7 @@ final class Sandbox: Sendable {
         // the real home directory, and never shared with another test.
         var variables = ProcessEnvironment.current
         variables["CAMA_STATE_DIR"] = stateDirectory
+        variables["CHAT_STATE_DIR"] = stateDirectory
         for (name, value) in environment ?? [:] { variables[name] = value }
         let process = try ChildProcess.spawn(
             executable, arguments: arguments, environment: variables,

@@ -1,0 +1,35 @@
+import Wire
+
+/// One message of the room; the core numbers them and never reuses a number.
+public struct Message: Codable, Sendable, Equatable, Identifiable, Diffable {
+    public var id: Int
+    public var author: String
+    public var text: String
+
+    public init(id: Int, author: String, text: String) {
+        (self.id, self.author, self.text) = (id, author, text)
+    }
+}
+
+/// The room: its messages, how many each author has posted, and the next message's number.
+public struct ChatState: Codable, Sendable, Equatable, Diffable {
+    public var messages: [Message] = []
+    public var posts: [String: Int] = [:]
+    public var nextId = 1
+
+    public init() {}
+
+    public func appendPatch(from old: ChatState, at path: JSONPointer, to patch: inout JSONPatch) throws {
+        try patch.appendField("messages", old.messages, messages, at: path)
+        try patch.appendField("posts", old.posts, posts, at: path)
+        try patch.appendField("nextId", old.nextId, nextId, at: path)
+    }
+}
+
+/// What a chat shell asks: `{"post":{"author":"alice","text":"hi"}}`,
+/// `{"rename":{"from":"alice","to":"carol"}}`, `{"clear":{}}`.
+public enum ChatAction: Codable, Sendable, Equatable {
+    case post(author: String, text: String)
+    case rename(from: String, to: String)
+    case clear
+}
