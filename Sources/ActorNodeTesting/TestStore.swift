@@ -27,6 +27,14 @@ public final class TestStore<State: Equatable & Encodable & Sendable, Action: Eq
     private let runtime: EffectRuntime<Action>
     private let received = Chan<Action>()
 
+    /// A store for one test.
+    /// - Parameters:
+    ///   - state: the state to start from.
+    ///   - reducer: the reducer under test.
+    ///   - environment: its environment (a ``TestTime`` and a seeded ``RandomSource`` make
+    ///     effects repeatable).
+    ///   - time: the clock effects' queues wait on.
+    ///   - timeout: how long to wait for an effect's action, in real time.
     public init(
         state: State,
         reducer: Reducer<State, Action, Environment>,
@@ -53,6 +61,10 @@ public final class TestStore<State: Equatable & Encodable & Sendable, Action: Eq
     /// Sends `action`; `update` turns the state before into the state the test expects after
     /// (leave it out when the action must not change the state). Returns a handle on the effects
     /// the action started.
+    /// - Parameters:
+    ///   - action: the action.
+    ///   - sourceLocation: where a failure is reported.
+    ///   - update: turns the state before into the one expected after.
     @discardableResult
     public func send(
         _ action: Action, sourceLocation: SourceLocation = #_sourceLocation,
@@ -63,6 +75,10 @@ public final class TestStore<State: Equatable & Encodable & Sendable, Action: Eq
     }
 
     /// Sends `action`, which the reducer must refuse with `code`, leaving the state as it was.
+    /// - Parameters:
+    ///   - action: the action.
+    ///   - code: the rejection's code.
+    ///   - sourceLocation: where a failure is reported.
     public func send(_ action: Action, rejectedWith code: String, sourceLocation: SourceLocation = #_sourceLocation) async {
         await checkNothingPending(before: "sending \(describe(action))", sourceLocation: sourceLocation)
         let before = state
@@ -82,6 +98,10 @@ public final class TestStore<State: Equatable & Encodable & Sendable, Action: Eq
 
     /// Waits for the next action an effect sent, checks that it is `expected`, applies it, and
     /// checks the state change as ``send(_:sourceLocation:_:)`` does.
+    /// - Parameters:
+    ///   - expected: the action an effect must have sent next.
+    ///   - sourceLocation: where a failure is reported.
+    ///   - update: turns the state before into the one expected after.
     @discardableResult
     public func receive(
         _ expected: Action, sourceLocation: SourceLocation = #_sourceLocation,
@@ -92,6 +112,11 @@ public final class TestStore<State: Equatable & Encodable & Sendable, Action: Eq
 
     /// Like ``receive(_:sourceLocation:_:)`` for an action known only by a property (one that
     /// carries a time, say): `matching` says whether the received action is the one expected.
+    /// - Parameters:
+    ///   - description: the action expected, for a failure.
+    ///   - matching: whether the received action is the one expected.
+    ///   - sourceLocation: where a failure is reported.
+    ///   - update: turns the state before into the one expected after.
     @discardableResult
     public func receive(
         describing description: String, matching: (Action) -> Bool,
@@ -111,6 +136,7 @@ public final class TestStore<State: Equatable & Encodable & Sendable, Action: Eq
 
     /// Ends the test: fails if an action from an effect was not received, or if an effect is
     /// still running after `timeout` (a timer nobody stopped, a request never answered).
+    /// - Parameter sourceLocation: where a failure is reported.
     public func finish(sourceLocation: SourceLocation = #_sourceLocation) async {
         let deadline = ContinuousClock.now + timeout
         while runtime.activeCount > 0, ContinuousClock.now < deadline {

@@ -53,8 +53,13 @@ public protocol CoreApp: SendableMetatype {
 }
 
 extension CoreApp {
+    /// CAMA's version.
     public static var version: String { CAMAVersion.current }
+    /// Every action is admitted.
+    /// - Parameter action: an action a client sent.
     public static func admits(_ action: Action) -> Rejection? { nil }
+    /// No startup actions.
+    /// - Parameter state: the state recovered.
     public static func startup(for state: State) -> [Action] { [] }
 }
 

@@ -3,10 +3,13 @@
 public struct EffectID: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     public let name: String
 
+    /// - Parameter name: the id's name, unique among the effects that may run at once.
     public init(_ name: String) {
         self.name = name
     }
 
+    /// An id written as a string literal.
+    /// - Parameter name: the id's name.
     public init(stringLiteral name: String) {
         self.name = name
     }
@@ -17,6 +20,7 @@ public struct EffectID: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
 /// A queue that effects can share, with a policy for how many run at once.
 /// Queues are identified by name; every effect sent to a queue should use the same policy.
 public struct EffectQueue: Hashable, Sendable {
+    /// How many effects of the queue run at once, and what happens to one more.
     public enum Policy: Hashable, Sendable {
         /// At most `n` effects run; starting one more cancels the oldest running.
         case runNewest(Int)
@@ -37,6 +41,10 @@ public struct EffectQueue: Hashable, Sendable {
     /// The least time between two starts in this queue (zero for none).
     public let delay: Duration
 
+    /// - Parameters:
+    ///   - name: the queue's name; effects with the same name share it.
+    ///   - policy: how many run at once.
+    ///   - delay: the least time between two starts.
     public init(_ name: String, policy: Policy, delay: Duration = .zero) {
         switch policy {
         case let .runNewest(limit), let .runOldest(limit, _):
@@ -56,10 +64,13 @@ public struct EffectQueue: Hashable, Sendable {
 public struct EffectSend<Action: Sendable>: Sendable {
     let deliver: @Sendable (Action) async -> Void
 
+    /// - Parameter deliver: where the actions go (the store's queue of effect actions).
     public init(_ deliver: @escaping @Sendable (Action) async -> Void) {
         self.deliver = deliver
     }
 
+    /// Sends an action to the store: `await send(.tick)`.
+    /// - Parameter action: the action, applied like any other (and journaled).
     public func callAsFunction(_ action: Action) async {
         guard !Task.isCancelled else { return }
         await deliver(action)
@@ -150,10 +161,13 @@ public struct Effect<Action: Sendable>: Sendable {
         combine(effects)
     }
 
+    /// All of `effects`, in order.
+    /// - Parameter effects: the effects.
     public static func combine(_ effects: [Effect]) -> Effect {
         Effect(steps: effects.flatMap(\.steps))
     }
 
+    /// Both effects, `lhs` first.
     public static func + (lhs: Effect, rhs: Effect) -> Effect {
         Effect(steps: lhs.steps + rhs.steps)
     }

@@ -11,6 +11,8 @@ public final class RandomSource: Sendable {
     /// A repeatable sequence of numbers for `seed`.
     public static func seeded(_ seed: UInt64) -> RandomSource { RandomSource(SeededRandom(seed: seed)) }
 
+    /// A source drawing from `generator`.
+    /// - Parameter generator: the generator (``SeededRandom`` for tests).
     public init(_ generator: some RandomNumberGenerator & Sendable) {
         self.generator = Mutex(generator)
     }

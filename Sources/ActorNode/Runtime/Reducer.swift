@@ -9,12 +9,21 @@ import Wire
 /// the store applies reducers in place, without a copy of the state per action, so a change made
 /// before the throw would stay (debug builds check this contract).
 public struct Reducer<State, Action: Sendable, Environment>: Sendable {
+    /// The function itself.
     public let reduce: @Sendable (inout State, Action, Environment) throws(Rejection) -> Effect<Action>
 
+    /// A reducer from its function.
+    /// - Parameter reduce: changes the state for an action (or throws a ``Rejection`` before
+    ///   changing anything) and returns the effects to run, ``Effect/none`` for none.
     public init(_ reduce: @escaping @Sendable (inout State, Action, Environment) throws(Rejection) -> Effect<Action>) {
         self.reduce = reduce
     }
 
+    /// Applies the reducer: `try reducer(&state, action, environment)`.
+    /// - Parameters:
+    ///   - state: the state, changed in place.
+    ///   - action: the action.
+    ///   - environment: what the reducer may use of the outside world.
     public func callAsFunction(_ state: inout State, _ action: Action, _ environment: Environment) throws(Rejection) -> Effect<Action> {
         try reduce(&state, action, environment)
     }
@@ -22,10 +31,13 @@ public struct Reducer<State, Action: Sendable, Environment>: Sendable {
     /// Runs each reducer in turn on the same state and action; their effects are combined in
     /// the same order. Features usually handle disjoint actions; if one rejects an action, it
     /// must do so before any of them has changed the state.
+    /// - Parameter reducers: the reducers, in the order they run.
     public static func combine(_ reducers: Reducer...) -> Reducer {
         combine(reducers)
     }
 
+    /// ``combine(_:)-(Reducer...)`` for an array.
+    /// - Parameter reducers: the reducers, in the order they run.
     public static func combine(_ reducers: [Reducer]) -> Reducer {
         Reducer { state, action, environment throws(Rejection) in
             var effects: [Effect<Action>] = []
@@ -39,6 +51,10 @@ public struct Reducer<State, Action: Sendable, Environment>: Sendable {
     /// This reducer as part of a parent: it works on the part of the parent's state at `state`,
     /// sees only the parent's actions that `action` extracts, gets its environment from the
     /// parent's, and its effects' actions are embedded back into the parent's.
+    /// - Parameters:
+    ///   - path: where this reducer's state is in the parent's.
+    ///   - action: how this reducer's actions sit in the parent's.
+    ///   - toChild: this reducer's environment, made from the parent's.
     public func scope<ParentState, ParentAction: Sendable, ParentEnvironment>(
         state path: WritableKeyPath<ParentState, State> & Sendable,
         action: ActionPath<ParentAction, Action>,
@@ -56,9 +72,14 @@ public struct Reducer<State, Action: Sendable, Environment>: Sendable {
 /// For `enum MyAction { case notes(NotesAction) }`:
 /// `ActionPath(extract: { if case let .notes(a) = $0 { a } else { nil } }, embed: MyAction.notes)`.
 public struct ActionPath<Parent, Child>: Sendable {
+    /// The child's action in a parent's, or nil when it is another feature's.
     public let extract: @Sendable (Parent) -> Child?
+    /// The parent's action that carries a child's.
     public let embed: @Sendable (Child) -> Parent
 
+    /// - Parameters:
+    ///   - extract: takes the child's action out of a parent's (nil for other cases).
+    ///   - embed: puts a child's action in a parent's.
     public init(extract: @escaping @Sendable (Parent) -> Child?, embed: @escaping @Sendable (Child) -> Parent) {
         self.extract = extract
         self.embed = embed

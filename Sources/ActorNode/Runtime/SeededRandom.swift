@@ -3,6 +3,7 @@
 public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
+    /// - Parameter seed: the seed; the same seed gives the same numbers.
     public init(seed: UInt64) {
         state = seed
     }

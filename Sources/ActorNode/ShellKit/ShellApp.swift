@@ -62,6 +62,11 @@ extension ShellApp {
     public static var jsonExamples: [String] { [] }
     public static var helpNotes: String { "" }
     public static var startHint: String { "'cama-launch --detach'" }
+    /// The whole new state, and a blank line.
+    /// - Parameters:
+    ///   - old: the state printed last, if any.
+    ///   - new: the new state.
+    ///   - revision: the new state's revision.
     public static func renderChange(from old: State?, to new: State, revision: UInt64) -> String {
         render(new, revision: revision) + "\n"
     }

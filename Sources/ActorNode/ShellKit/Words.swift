@@ -2,11 +2,14 @@
 /// whitespace separates, '...' is literal, "..." allows \" and \\, and a backslash outside
 /// quotes escapes the next character. `add "buy milk"` gives ["add", "buy milk"].
 public enum Words {
+    /// A quote opened and never closed.
     public struct UnterminatedQuote: Error, CustomStringConvertible {
         public var quote: Character
         public var description: String { "unterminated \(quote) quote" }
     }
 
+    /// The words of `line`.
+    /// - Parameter line: a typed line.
     public static func split(_ line: String) throws(UnterminatedQuote) -> [String] {
         var words: [String] = []
         var current = ""

@@ -15,6 +15,11 @@ public protocol Diffable: Encodable, Equatable {
 }
 
 extension Diffable {
+    /// The whole value, replaced, when it changed.
+    /// - Parameters:
+    ///   - old: the value before.
+    ///   - path: where the value is in the document.
+    ///   - patch: where the operations go.
     public func appendPatch(from old: Self, at path: JSONPointer, to patch: inout JSONPatch) throws {
         if self != old {
             patch.append(.replace(path, try JSONValue(encoding: self)))

@@ -4,6 +4,9 @@ public struct Rejection: Error, Equatable, Sendable, CustomStringConvertible {
     public var code: String
     public var message: String
 
+    /// - Parameters:
+    ///   - code: a short machine-readable code (`empty_text`) that scripts can act on.
+    ///   - message: one sentence for people: what is wrong.
     public init(code: String, message: String) {
         self.code = code
         self.message = message
