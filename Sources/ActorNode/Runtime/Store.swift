@@ -72,12 +72,15 @@ public actor Store<State: Sendable, Action: Sendable, Environment: Sendable> {
     public typealias WantsPrevious = @Sendable () -> Bool
     public typealias Observer = @Sendable (StoreEvent<State, Action>) -> Void
 
-    public private(set) var state: State
-    public private(set) var revision: UInt64
-    public private(set) var ledger: ClientLedger
+    /// The state, its revision and the ledger, with the rules that change them.
+    private var kernel: StoreKernel<State, Action, Environment>
+    /// The state after every action applied so far.
+    public var state: State { kernel.state }
+    /// The revision of ``state``.
+    public var revision: UInt64 { kernel.revision }
+    /// Which client actions were applied.
+    public var ledger: ClientLedger { kernel.ledger }
     private let time: any TimeSource
-    private let reducer: Reducer<State, Action, Environment>
-    private let environment: Environment
     private let observe: Observer
     private let wantsPrevious: WantsPrevious
     private let runtime: EffectRuntime<Action>
@@ -94,12 +97,8 @@ public actor Store<State: Sendable, Action: Sendable, Environment: Sendable> {
         wantsPrevious: @escaping WantsPrevious = { false },
         observe: @escaping Observer = { _ in }
     ) {
-        self.state = state
-        self.revision = revision
-        self.ledger = ledger
+        kernel = StoreKernel(state: state, revision: revision, ledger: ledger, reducer: reducer, environment: environment, time: time)
         self.time = time
-        self.reducer = reducer
-        self.environment = environment
         self.observe = observe
         self.wantsPrevious = wantsPrevious
         let effectActions = effectActions
@@ -146,41 +145,21 @@ public actor Store<State: Sendable, Action: Sendable, Environment: Sendable> {
 
     @discardableResult
     private func apply(_ action: Action, from origin: ActionOrigin) -> Sent {
-        if case let .client(id, seq) = origin {
-            switch ledger.verdict(client: id, seq: seq) {
-            case .new:
-                break
-            case let .applied(revision):
-                return .duplicate(revision: revision)
-            case .forgotten:
-                return .rejected(Rejection(
-                    code: "stale_sequence",
-                    message: "action #\(seq) of this client is older than the core remembers; it may have been applied: check the state before sending it again"))
+        switch kernel.apply(action, from: origin, keepingPrevious: wantsPrevious()) {
+        case let .duplicate(revision):
+            return .duplicate(revision: revision)
+        case let .rejected(rejection):
+            // A sequence the ledger no longer remembers never reached the reducers.
+            if rejection.code != "stale_sequence" {
+                observe(.rejected(action: action, origin: origin, rejection: rejection))
             }
+            return .rejected(rejection)
+        case let .applied(applied):
+            observe(.applied(Transition(
+                action: action, origin: origin, revision: applied.revision, at: applied.at,
+                previous: applied.previous, state: kernel.state, ledger: kernel.ledger)))
+            return .applied(revision: applied.revision, effects: run(applied.effect))
         }
-        var previous: State? = wantsPrevious() ? state : nil
-        #if DEBUG
-        previous = previous ?? state
-        #endif
-        let moment = time.now
-        let effect: Effect<Action>
-        do {
-            effect = try reducer(&state, action, Self.environment(environment, at: moment))
-        } catch {
-            if let previous, !Self.unchanged(state, previous) {
-                assertionFailure("a reducer changed the state, then rejected \(action): \(error)")
-                state = previous
-            }
-            observe(.rejected(action: action, origin: origin, rejection: error))
-            return .rejected(error)
-        }
-        revision += 1
-        if case let .client(id, seq) = origin {
-            ledger.record(client: id, seq: seq, revision: revision)
-        }
-        observe(.applied(Transition(action: action, origin: origin, revision: revision, at: moment, previous: previous, state: state, ledger: ledger)))
-        let applied = revision
-        return .applied(revision: applied, effects: run(effect))
     }
 
     private func run(_ effect: Effect<Action>) -> EffectHandle {
@@ -206,15 +185,4 @@ public actor Store<State: Sendable, Action: Sendable, Environment: Sendable> {
         return (timed.applying(at: moment) as? Environment) ?? environment
     }
 
-    private static func unchanged(_ state: State, _ previous: State) -> Bool {
-        guard let state = state as? any Equatable else { return true }
-        return state.isEqual(to: previous)
-    }
-}
-
-extension Equatable {
-    fileprivate func isEqual(to other: Any) -> Bool {
-        guard let other = other as? Self else { return false }
-        return self == other
-    }
 }
