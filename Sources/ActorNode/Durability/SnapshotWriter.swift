@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Synchronization
 import Wire
@@ -9,7 +10,8 @@ import Wire
 final class SnapshotWriter<State: Codable & Sendable>: Sendable {
     private let files: StateFiles
     private let log: @Sendable (String) -> Void
-    private let busy = Mutex<[CheckedContinuation<Void, Never>]?>(nil)
+    /// Nil while idle; while a snapshot is written, who waits for it to end.
+    private let busy = Mutex<[@Sendable () -> Void]?>(nil)
 
     init(files: StateFiles, log: @escaping @Sendable (String) -> Void) {
         self.files = files
@@ -40,20 +42,32 @@ final class SnapshotWriter<State: Codable & Sendable>: Sendable {
                 defer { waiters = nil }
                 return waiters ?? []
             }
-            for waiter in waiters { waiter.resume() }
+            for waiter in waiters { waiter() }
         }
     }
 
     /// Returns once no snapshot is being written.
     func idle() async {
         await withCheckedContinuation { continuation in
-            let running = busy.withLock { waiters -> Bool in
-                guard waiters != nil else { return false }
-                waiters!.append(continuation)
-                return true
-            }
-            if !running { continuation.resume() }
+            whenIdle { continuation.resume() }
         }
+    }
+
+    /// Blocks the calling thread (one of our own, never the cooperative pool) until no snapshot
+    /// is being written.
+    func waitIdle() {
+        let idle = DispatchSemaphore(value: 0)
+        whenIdle { idle.signal() }
+        idle.wait()
+    }
+
+    private func whenIdle(_ body: @escaping @Sendable () -> Void) {
+        let running = busy.withLock { waiters -> Bool in
+            guard waiters != nil else { return false }
+            waiters!.append(body)
+            return true
+        }
+        if !running { body() }
     }
 
     private func removeCovered(by revision: UInt64) {

@@ -16,7 +16,14 @@ public protocol EventHandler: AnyObject, Sendable {
 ///
 /// The loop also keeps timers (``schedule(after:_:)``), which it runs on its thread when they
 /// are due; a cancelled timer is freed at once.
-public final class EventLoop: Sendable {
+///
+/// It is a `SerialExecutor` too, as swift-nio's event loops are: an actor whose executor is the
+/// loop runs on the loop's thread, so the code that reads a socket can call into it without a
+/// hop, and tasks elsewhere reach it by `await`, as jobs the loop runs between its I/O events.
+/// One turn of the loop: wait for events (or run at once when jobs wait), handle every ready
+/// descriptor, run the due timers and the queued jobs, then the end-of-turn hooks
+/// (``onEndOfTurn(_:)``), where a core writes its journal once and then its answers.
+public final class EventLoop: SerialExecutor, Sendable {
     /// The process's loop, started on first use.
     public static let shared = EventLoop()
 
@@ -25,6 +32,12 @@ public final class EventLoop: Sendable {
     private let handlers = Mutex<[UInt64: any EventHandler]>([:])
     private let nextToken = Atomic<UInt64>(1)
     private let timers = Mutex(TimerHeap<@Sendable () -> Void>())
+    /// Jobs of actors that run on this loop, waiting for their turn.
+    private let jobs = Mutex<[UnownedJob]>([])
+    /// What runs at the end of every turn, in the order registered.
+    private let turnHooks = Mutex<[@Sendable () -> Void]>([])
+    /// The loop's thread (0 until it runs).
+    private let thread = Atomic<UInt>(0)
 
     private static let wakeToken: UInt64 = 0
 
@@ -127,6 +140,57 @@ public final class EventLoop: Sendable {
         }
     }
 
+    // MARK: Executor
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let first = jobs.withLock { jobs in
+            jobs.append(job)
+            return jobs.count == 1
+        }
+        // The loop's own jobs are run within its turn; a waiting loop is woken once.
+        if first, !isInLoopThread { wake() }
+    }
+
+    public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+
+    public func checkIsolated() {
+        precondition(isInLoopThread, "expected to run on the event loop's thread")
+    }
+
+    /// Whether the caller runs on this loop's thread.
+    public var isInLoopThread: Bool {
+        let loop = thread.load(ordering: .acquiring)
+        return loop != 0 && pthread_equal(pthread_self(), pthread_t(loop)) != 0
+    }
+
+    /// Runs `hook` at the end of every turn of the loop, on its thread, after the turn's I/O
+    /// events, timers and jobs.
+    /// - Parameter hook: what to run; keep it short when there is nothing to do.
+    public func onEndOfTurn(_ hook: @escaping @Sendable () -> Void) {
+        turnHooks.withLock { $0.append(hook) }
+        wake()
+    }
+
+    /// Runs the queued jobs, those they queue included, up to a bound so that a job that keeps
+    /// queueing more cannot starve the loop's I/O.
+    private func runJobs() {
+        var ran = 0
+        while ran < 4096 {
+            let batch = jobs.withLock { jobs -> [UnownedJob] in
+                defer { jobs.removeAll(keepingCapacity: true) }
+                return jobs
+            }
+            guard !batch.isEmpty else { return }
+            for job in batch { job.runSynchronously(on: asUnownedSerialExecutor()) }
+            ran += batch.count
+        }
+    }
+
+    private var hasJobs: Bool { jobs.withLock { !$0.isEmpty } }
+
     private func wake() {
         var one: UInt64 = 1
         _ = write(wakeFD, &one, MemoryLayout<UInt64>.size)
@@ -148,15 +212,20 @@ public final class EventLoop: Sendable {
     }
 
     private func run() {
+        thread.store(UInt(pthread_self()), ordering: .releasing)
         let capacity = 64
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         while true {
-            let count = epoll_wait(epollFD, events, Int32(capacity), waitTimeout())
+            let count = epoll_wait(epollFD, events, Int32(capacity), hasJobs ? 0 : waitTimeout())
             runDueTimers()
             if count < 0 {
                 if errno == EINTR { continue }
                 fatalError("epoll_wait: \(SystemError("epoll_wait"))")
+            }
+            defer {
+                runJobs()
+                for hook in turnHooks.withLock({ $0 }) { hook() }
             }
             for index in 0 ..< Int(count) {
                 let event = events[index]

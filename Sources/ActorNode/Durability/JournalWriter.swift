@@ -1,0 +1,279 @@
+import Glibc
+import Synchronization
+import Wire
+
+/// The journal's files, written by one thread at a time (a core's event loop, or the thread of
+/// a ``Journal``): records are appended to a buffer as they come, and ``commit(latest:)``
+/// writes them all at once, then makes them durable as the ``FsyncPolicy`` says:
+///
+/// - `always`: `fdatasync` before `commit` returns (group commit: one for everything appended
+///   since the last commit);
+/// - `batch`: a thread of its own syncs at least every 100 ms; `commit` never waits for a disk;
+/// - `never`: the system writes back when it chooses.
+///
+/// Before anything in a commit is acknowledged (`always`), or within 100 ms (`batch`,
+/// `never`), it checks that its file is still the one in the state directory; when it was
+/// removed or replaced, it writes the newest state as a snapshot, moves a replacing file aside
+/// and continues in a new segment. When a segment passes the snapshot threshold, it starts a
+/// new one and hands the newest state to the snapshot writer.
+final class JournalWriter<State: Codable & Sendable> {
+    let files: StateFiles
+    let policy: FsyncPolicy
+    let snapshotThreshold: Int
+    private let log: @Sendable (String) -> Void
+    private let snapshots: SnapshotWriter<State>
+    private let syncer: BackgroundSyncer?
+    private var segment: Segment
+    private var buffer: [UInt8] = []
+    /// The revision of the last record appended.
+    private(set) var lastRevision: UInt64
+    private var lastCheck = ContinuousClock.now
+    private var unchecked = false
+
+    /// Opens a new segment for the records from `nextRevision` on.
+    init(files: StateFiles, policy: FsyncPolicy, nextRevision: UInt64, snapshotThreshold: Int, log: @escaping @Sendable (String) -> Void) throws(SystemError) {
+        self.files = files
+        self.policy = policy
+        self.snapshotThreshold = snapshotThreshold
+        self.log = log
+        snapshots = SnapshotWriter(files: files, log: log)
+        segment = try Segment.open(files, startingAt: nextRevision)
+        lastRevision = nextRevision - 1
+        syncer = policy == .batch ? BackgroundSyncer(log: log) : nil
+        syncer?.follow(segment)
+    }
+
+    /// Records appended and not yet written.
+    var hasPending: Bool { !buffer.isEmpty }
+
+    /// Appends one record (its revision and bytes, already encoded as a ``DurableRecord``).
+    func append(revision: UInt64, record: [UInt8]) {
+        buffer += record
+        lastRevision = revision
+    }
+
+    /// Writes what was appended and makes it as durable as the policy says, checks the file,
+    /// and rotates when the segment is big enough. `latest` gives the newest state when a
+    /// snapshot is needed (it is not called otherwise).
+    func commit(latest: () -> SnapshotContent<State>) throws(JournalFailure) {
+        do {
+            if !buffer.isEmpty {
+                try segment.append(buffer)
+                buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
+                unchecked = true
+                if policy == .always {
+                    try segment.sync()
+                } else {
+                    syncer?.markDirty()
+                }
+            }
+            if unchecked, policy == .always || ContinuousClock.now - lastCheck >= FsyncPolicy.batchInterval {
+                try reestablishIfMoved(latest: latest)
+                unchecked = false
+                lastCheck = ContinuousClock.now
+            }
+            if segment.size >= snapshotThreshold, !snapshots.isBusy {
+                try rotate(latest: latest())
+            }
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// Writes what was appended and forces everything to disk, whatever the policy (a clean
+    /// stop does this).
+    func flush(latest: () -> SnapshotContent<State>) throws(JournalFailure) {
+        try commit(latest: latest)
+        do {
+            try segment.sync()
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// Waits for a snapshot being written; then stops the syncer and closes the segment.
+    func close() async {
+        await snapshots.idle()
+        syncer?.stop()
+        segment.close()
+    }
+
+    /// ``close()``, blocking the calling thread (one of our own).
+    func closeBlocking() {
+        snapshots.waitIdle()
+        syncer?.stop()
+        segment.close()
+    }
+
+    /// Waits until no snapshot is being written (for tests).
+    func settle() async {
+        await snapshots.idle()
+    }
+
+    /// Blocks the calling thread (one of our own) until no snapshot is being written.
+    func waitForSnapshot() {
+        snapshots.waitIdle()
+    }
+
+    private func failure(_ error: SystemError) -> JournalFailure {
+        let what = files.exists ? "\(error)" : "the state directory \(files.directory) was removed"
+        log("the journal cannot be written (\(what)); stopping so that nothing unrecorded is acknowledged")
+        return JournalFailure(reason: what)
+    }
+
+    /// Starts a new segment after the last record and hands the state to the snapshot writer.
+    private func rotate(latest: SnapshotContent<State>) throws(SystemError) {
+        try segment.sync()
+        let next = try Segment.open(files, startingAt: lastRevision + 1)
+        segment.close()
+        segment = next
+        syncer?.follow(segment)
+        snapshots.write(latest)
+    }
+
+    /// When the segment's file is no longer in the directory (removed, or replaced by another
+    /// file), the records appended to it since are not durable: writes the newest state as a
+    /// snapshot, moves a replacing file aside, and continues in a new segment.
+    private func reestablishIfMoved(latest: () -> SnapshotContent<State>) throws(SystemError) {
+        let placement = segment.placement()
+        guard placement != .inPlace else { return }
+        let name = PathName.fileName(of: segment.path)
+        var what = "was removed"
+        if placement == .replaced {
+            let aside = segment.path + ".replaced"
+            guard rename(segment.path, aside) == 0 else { throw SystemError("rename \(segment.path)") }
+            what = "was replaced by another file (moved aside to \(PathName.fileName(of: aside)))"
+        }
+        let state = latest()
+        if state.revision > 0 {
+            try FileIO.writeAtomically(files.path(StateFiles.snapshotName(at: state.revision)), DurableRecord.encode(Self.encode(state)))
+        }
+        let next = try Segment.open(files, startingAt: state.revision + 1)
+        segment.close()
+        segment = next
+        syncer?.follow(segment)
+        log("the journal \(name) \(what) while this core was writing it; wrote the state at revision \(state.revision) as a snapshot and continued in \(PathName.fileName(of: next.path)), so nothing acknowledged is lost")
+    }
+
+    private static func encode(_ snapshot: SnapshotContent<State>) -> [UInt8] {
+        do {
+            return try WireJSON.encode(snapshot)
+        } catch {
+            fatalError("the state could not be encoded for a snapshot: \(error)")
+        }
+    }
+}
+
+/// One journal file open for appending.
+struct Segment {
+    let path: String
+    let fd: Int32
+    private(set) var size: Int
+
+    static func open(_ files: StateFiles, startingAt revision: UInt64) throws(SystemError) -> Segment {
+        let path = files.path(StateFiles.journalName(startingAt: revision))
+        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SystemError("open \(path)") }
+        try FileIO.syncDirectory(files.directory)
+        return Segment(path: path, fd: fd, size: FileIO.size(path) ?? 0)
+    }
+
+    mutating func append(_ bytes: [UInt8]) throws(SystemError) {
+        try FileIO.writeAll(fd, bytes, what: path)
+        size += bytes.count
+    }
+
+    func sync() throws(SystemError) {
+        try FileIO.sync(fd, what: path)
+    }
+
+    func close() {
+        Glibc.close(fd)
+    }
+
+    /// Whether the file this segment appends to is still the one at its path.
+    enum Placement {
+        case inPlace
+        /// Unlinked, or renamed away: nothing is at the path, or the file has no name left.
+        case missing
+        /// Another file is at the path.
+        case replaced
+    }
+
+    func placement() -> Placement {
+        var own = stat()
+        guard fstat(fd, &own) == 0 else { return .missing }
+        var there = stat()
+        guard stat(path, &there) == 0 else { return .missing }
+        guard there.st_ino == own.st_ino, there.st_dev == own.st_dev else { return .replaced }
+        return own.st_nlink > 0 ? .inPlace : .missing
+    }
+}
+
+/// `batch`'s thread: syncs the current segment at least every 100 ms while it has unsynced
+/// writes, so the thread that writes never waits for a disk. It works on duplicates of the
+/// segments' descriptors, which only it closes, so the writer may move on at any time.
+final class BackgroundSyncer: Sendable {
+    private struct Work {
+        /// The segment to follow next (a duplicate descriptor, and its path).
+        var next: (fd: Int32, path: String)?
+        var dirty = false
+        var stopped = false
+    }
+
+    private let work = Mutex(Work())
+    private let log: @Sendable (String) -> Void
+
+    init(log: @escaping @Sendable (String) -> Void) {
+        self.log = log
+        SystemThread.detach(name: "cama-sync") { [self] in run() }
+    }
+
+    /// Syncs `segment` from now on (the previous one is synced one last time first).
+    func follow(_ segment: Segment) {
+        let copy = dup(segment.fd)
+        let replaced = work.withLock { work -> Int32? in
+            defer { work.next = (copy, segment.path) }
+            return work.next?.fd
+        }
+        // A segment the thread never took is closed here; it was synced by the writer.
+        if let replaced { close(replaced) }
+    }
+
+    func markDirty() {
+        work.withLock { $0.dirty = true }
+    }
+
+    /// Ends the thread after a last sync.
+    func stop() {
+        work.withLock { $0.stopped = true }
+    }
+
+    private func run() {
+        var current: (fd: Int32, path: String)?
+        while true {
+            usleep(UInt32(FsyncPolicy.batchInterval.components.attoseconds / 1_000_000_000_000))
+            let (next, dirty, stopped) = work.withLock { work in
+                defer {
+                    work.next = nil
+                    work.dirty = false
+                }
+                return (work.next, work.dirty, work.stopped)
+            }
+            if let next {
+                if let current {
+                    fdatasync(current.fd)
+                    close(current.fd)
+                }
+                current = next
+            }
+            if let current, dirty || stopped, fdatasync(current.fd) != 0 {
+                log("could not sync \(current.path) (\(SystemError("fdatasync").reason)); the journal keeps writing")
+            }
+            if stopped {
+                if let current { close(current.fd) }
+                return
+            }
+        }
+    }
+}
