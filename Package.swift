@@ -37,7 +37,7 @@ let package = Package(
         // `swift run cama-launch` builds them; it starts them as processes and imports neither.
         .executableTarget(name: "cama-launch", dependencies: ["Wire", "ActorNode", "CoreDaemon", "ShellClient"]),
         // `cama-bench`: concurrent clients against a core, for scripts/bench-*.sh.
-        .executableTarget(name: "cama-bench", dependencies: ["Wire", "ActorNode"]),
+        .executableTarget(name: "cama-bench", dependencies: ["Wire", "ActorNode", "CSystemShims"]),
 
         // The second app, a chat room: a contract, a core and a shell, and nothing else.
         .target(name: "ChatContract", dependencies: ["Wire"], path: "Examples/Chat/Contract"),

@@ -1,6 +1,7 @@
 import ActorNode
 import FoundationEssentials
 import Glibc
+import Synchronization
 import Wire
 
 /// `cama-bench`: N clients, each sending M actions one at a time (the next only after the
@@ -79,38 +80,13 @@ enum BenchMain {
             return
         }
 
-        var links: [ShellLink<JSONValue, JSONValue>] = []
-        for index in 0 ..< clients {
-            do {
-                let session: ShellSession<JSONValue, JSONValue> = try await SocketClient.connect(to: path)
-                let link = ShellLink(session: session, hello: Hello(role: .script, client: "bench-\(getpid())-\(index)", name: "cama-bench"))
-                _ = try await link.open()
-                links.append(link)
-            } catch {
-                ProgramMain.fail(CommandFailure(.unreachable, "\(error)"), program: program)
-            }
+        let latencies: [Duration]
+        let elapsed: Duration
+        do {
+            (latencies, elapsed) = try await measure(path: path, clients: clients, actions: actions, action: action)
+        } catch {
+            ProgramMain.fail(CommandFailure(.unreachable, "\(error)"), program: program)
         }
-        let perClient = actions
-        let start = ContinuousClock.now
-        let latencies = await withTaskGroup(of: [Duration].self) { group in
-            for link in links {
-                group.addTask {
-                    var own: [Duration] = []
-                    own.reserveCapacity(perClient)
-                    for _ in 0 ..< perClient {
-                        let sent = ContinuousClock.now
-                        guard case .applied? = try? await link.send(action) else { return own }
-                        own.append(ContinuousClock.now - sent)
-                    }
-                    return own
-                }
-            }
-            var all: [Duration] = []
-            for await own in group { all += own }
-            return all
-        }.sorted()
-        let elapsed = ContinuousClock.now - start
-        for link in links { await link.close() }
         guard !latencies.isEmpty else {
             ProgramMain.fail(CommandFailure(.rejected, "no action was applied"), program: program)
         }
@@ -120,6 +96,30 @@ enum BenchMain {
         }
         let rate = Double(latencies.count) / elapsed.seconds
         await StandardStreams.out("clients=\(clients) actions=\(latencies.count) seconds=\((elapsed.seconds * 1000).rounded() / 1000) actions_per_second=\(Int(rate)) p50_us=\(microseconds(0.5)) p99_us=\(microseconds(0.99))\n")
+    }
+
+    /// Connects every client, then runs them all from one thread of its own, each sending
+    /// `actions` actions one at a time; returns every ack's latency, sorted, and the time the
+    /// whole run took.
+    static func measure(path: String, clients: Int, actions: Int, action: JSONValue) async throws(BenchConnection.Failure) -> ([Duration], Duration) {
+        var connections: [BenchConnection] = []
+        for index in 0 ..< clients {
+            connections.append(try BenchConnection(path: path, client: "bench-\(getpid())-\(index)", action: action))
+        }
+        let handoff = Mutex<[BenchConnection]?>(connections)
+        let start = ContinuousClock.now
+        let result: Result<[Duration], BenchConnection.Failure> = await withCheckedContinuation { continuation in
+            SystemThread.detach(name: "cama-bench") {
+                guard var connections = handoff.withLock({ $0.take() }) else { return }
+                do throws(BenchConnection.Failure) {
+                    continuation.resume(returning: .success(try BenchDriver.run(&connections, actions: actions)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        let elapsed = ContinuousClock.now - start
+        return (try result.get().sorted(), elapsed)
     }
 
     /// Kills the core `rounds` times and measures, each time, the time from its death to the
@@ -164,3 +164,4 @@ enum BenchMain {
         return (try? await probe.open())?.pid
     }
 }
+

@@ -45,14 +45,21 @@ struct ClientLedgerTests {
         #expect(ledger.verdict(client: "b", seq: 1) == .new)
     }
 
-    @Test("beyond its window, an old seq is reported as forgotten, not applied again")
+    @Test("the last 1024 are always remembered; beyond its window, an old seq is reported as forgotten, not applied again")
     func window() {
         var ledger = ClientLedger()
-        for seq in UInt64(1) ... UInt64(ClientLedger.recentLimit + 10) {
+        let last = UInt64(2 * ClientLedger.recentLimit + 10)
+        for seq in UInt64(1) ... last {
             ledger.record(client: "a", seq: seq, revision: seq)
+            let oldest = seq > UInt64(ClientLedger.recentLimit) ? seq - UInt64(ClientLedger.recentLimit) + 1 : 1
+            guard ledger.verdict(client: "a", seq: oldest) == .applied(revision: oldest) else {
+                Issue.record("seq \(oldest) forgotten after \(seq)")
+                return
+            }
         }
         #expect(ledger.verdict(client: "a", seq: 5) == .forgotten)
-        #expect(ledger.verdict(client: "a", seq: UInt64(ClientLedger.recentLimit + 10)) == .applied(revision: UInt64(ClientLedger.recentLimit + 10)))
+        #expect(ledger.verdict(client: "a", seq: last) == .applied(revision: last))
+        #expect(ledger.clients["a"]!.recent.count < 2 * ClientLedger.recentLimit)
     }
 
     @Test("the ledger remembers a bounded number of clients, forgetting the idlest")

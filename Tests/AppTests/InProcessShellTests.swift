@@ -7,17 +7,16 @@ import Testing
 @testable import Wire
 
 /// Location transparency: the to-do Core and the line-mode Shell, the same code that runs in
-/// core-daemon and shell-client, wired in one process with plain channels and no socket.
+/// core-daemon and shell-client, wired in one process over a socketpair, with no socket path.
 @Suite("To-do Core and Shell in one process")
 struct InProcessShellTests {
-    private func makeCore() -> CoreNode<AppState, AppAction, AppEnvironment> {
-        CoreNode(state: AppState(), reducer: AppReducer.reducer, environment: AppEnvironment())
+    private func makeCore() -> CoreEngine<AppState, AppAction, AppEnvironment> {
+        CoreEngine(state: AppState(), reducer: AppReducer.reducer, environment: AppEnvironment())
     }
 
-    private func link(to core: CoreNode<AppState, AppAction, AppEnvironment>, role: ClientRole, name: String) async throws -> ShellLink<AppState, AppAction> {
-        let (coreSide, shellSide) = InProcessSession.pair(state: AppState.self, action: AppAction.self)
-        Task { await core.serve(coreSide) }
-        let link = ShellLink(session: shellSide, hello: Hello(role: role, client: name, name: name))
+    private func link(to core: CoreEngine<AppState, AppAction, AppEnvironment>, role: ClientRole, name: String) async throws -> ShellLink<AppState, AppAction> {
+        let session = try await InProcessSession.attach(to: core, peer: name)
+        let link = ShellLink(session: session, hello: Hello(role: role, client: name, name: name))
         _ = try await link.open()
         return link
     }

@@ -11,10 +11,9 @@ import Testing
 struct KeyOrderTests {
     @Test("300 keys typed in a row are applied in the order typed", .timeLimit(.minutes(1)))
     func keysInOrder() async throws {
-        let core = CoreNode(state: AppState(), reducer: AppReducer.reducer, environment: AppEnvironment())
-        let (coreSide, shellSide) = InProcessSession.pair(state: AppState.self, action: AppAction.self)
-        Task { await core.serve(coreSide) }
-        let link = ShellLink(session: shellSide, hello: Hello(role: .shell, client: "keys", name: "keys"))
+        let core = CoreEngine(state: AppState(), reducer: AppReducer.reducer, environment: AppEnvironment())
+        let session = try await InProcessSession.attach(to: core)
+        let link = ShellLink(session: session, hello: Hello(role: .shell, client: "keys", name: "keys"))
         _ = try await link.open()
         let inputs = Chan<FullScreenShell.Input>()
         for number in 1 ... 300 {

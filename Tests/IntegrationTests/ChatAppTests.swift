@@ -84,7 +84,8 @@ struct ChatAppTests {
         let launcher = try sandbox.start(.camaLaunch, ["--headless", "--core", "chat-core", "--shell", "chat-shell", "--socket", sandbox.socket])
         defer { launcher.process.send(SIGTERM) }
         await eventually("the launcher's chat core serves") { await corePid(sandbox.socket) != nil }
-        #expect(launcher.errorOutput.contains("supervising chat-core"), "\(launcher.errorOutput)")
+        // The core serves before its launcher, told it is ready, logs that it supervises it.
+        await eventually("the launcher says it supervises chat-core") { launcher.errorOutput.contains("supervising chat-core") }
         let kills = Task {
             var random = SeededRandom(seed: 2026)
             var killed = 0

@@ -9,9 +9,12 @@ struct ConvergenceTests {
     @Test("three watchers and two interleaved senders converge on the same final state")
     func watchersConverge() async throws {
         let sandbox = try Sandbox()
-        _ = try await sandbox.startCore()
+        let core = try await sandbox.startCore()
         let watchers = try (0 ..< 3).map { _ in try sandbox.start(.shellClient, ["watch", "--json", "--socket", sandbox.socket]) }
-        try await eventually("three watchers are attached") { try await attachedShells(sandbox.socket) == 3 }
+        let attached = try await eventually("three watchers are attached") { try await attachedShells(sandbox.socket) == 3 }
+        if !attached {
+            Issue.record("core: \(core.errorOutput)\nwatchers: \(watchers.map { "\($0.pid): \($0.errorOutput) \($0.output)" })")
+        }
 
         // Sender A pipelines 60 adds through one `send -`; sender B runs 30 separate `send`
         // processes at the same time, so their actions interleave in the core.

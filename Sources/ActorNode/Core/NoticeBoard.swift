@@ -13,7 +13,7 @@ public final class NoticeBoard: Sendable {
         deliver.withLock { $0 }?(text)
     }
 
-    /// Connects the board to a deliverer (a core's ``CoreNode/notify(_:)``).
+    /// Connects the board to a deliverer (a core's ``CoreEngine/notify(_:)``).
     public func connect(_ deliverer: @escaping @Sendable (String) -> Void) {
         deliver.withLock { $0 = deliverer }
     }

@@ -181,11 +181,3 @@ public final class Journal<State: Codable & Sendable, Action: Codable & Sendable
         }
     }
 }
-
-/// Why a journal stopped: it could not write or sync its segment.
-public struct JournalFailure: Error, Sendable, CustomStringConvertible {
-    /// What went wrong, for a log line.
-    public var reason: String
-
-    public var description: String { "the journal cannot be written (\(reason))" }
-}

@@ -87,24 +87,16 @@ public enum CoreHost<App: CoreApp> {
         let binding: ListeningSocket
         let setup: StateDirectorySetup<App>
         let recovered: (state: App.State, revision: UInt64, ledger: ClientLedger)
-        let journal: Journal<App.State, App.Action>
+        let journal: JournalWriter<App.State>
         do throws(CommandFailure) {
             binding = try ListeningSocket.open(path: path, environment: environmentVariables, program: program, log: log)
             do throws(CommandFailure) {
                 setup = try StateDirectorySetup<App>.claim(stateDirectory)
                 recovered = try setup.recover(environment: environment, log: log)
                 do {
-                    let current = SnapshotContent(revision: recovered.revision, at: Date().timeIntervalSince1970, state: recovered.state, ledger: recovered.ledger)
-                    journal = try Journal(
-                        files: setup.files, policy: options.fsync, nextRevision: recovered.revision + 1, current: current,
-                        snapshotThreshold: options.snapshotThreshold, log: log,
-                        failed: { [binding, lock = setup.lock] _ in
-                            // Nothing more may be acknowledged: stop, after removing what would
-                            // make others take this process for a live core.
-                            binding.release()
-                            lock.release()
-                            ProgramMain.terminate(Journal<App.State, App.Action>.failureExitStatus)
-                        })
+                    journal = try JournalWriter(
+                        files: setup.files, policy: options.fsync, nextRevision: recovered.revision + 1,
+                        snapshotThreshold: options.snapshotThreshold, log: log)
                 } catch {
                     setup.lock.release()
                     throw CommandFailure(.rejected, "cannot open the journal in \(stateDirectory): \(error)")
@@ -118,34 +110,39 @@ public enum CoreHost<App: CoreApp> {
             throw error
         }
 
-        var limits = SocketConnection.Limits.server
+        var limits = CoreEngine<App.State, App.Action, App.Environment>.Limits()
         limits.maximumPayloadLength = options.maximumFrameLength
-        let listener: SocketListener
+        limits.handshakeTimeout = options.handshakeTimeout
+        limits.inputBudget = InputBudget.Limits(soft: options.inputBudget, hard: options.inputBudget * 4)
+        let loop = EventLoop()
+        let core = CoreEngine(
+            state: recovered.state, revision: recovered.revision, ledger: recovered.ledger,
+            journal: journal, reducer: App.reducer, environment: environment,
+            limits: limits, trace: options.trace, admits: { App.admits($0) }, loop: loop, log: log,
+            journalFailed: { [binding, lock = setup.lock] _ in
+                // Nothing more may be acknowledged: stop, after removing what would make others
+                // take this process for a live core.
+                binding.release()
+                lock.release()
+                ProgramMain.terminate(JournalFailure.exitStatus)
+            })
+        notices.connect(core.notify)
+        for action in App.startup(for: await core.current.state) {
+            await core.send(action)
+        }
         do {
-            let budget = InputBudget(limits: .init(soft: options.inputBudget, hard: options.inputBudget * 4))
-            listener = try SocketListener(fd: binding.fd, path: binding.path, limits: limits, budget: budget, log: log)
+            try await core.listen(fd: binding.fd, path: binding.path)
         } catch {
             binding.release()
             setup.lock.release()
             throw CommandFailure(.rejected, "cannot watch \(path): \(error)")
         }
-
-        let core = CoreNode(
-            state: recovered.state, revision: recovered.revision, ledger: recovered.ledger,
-            commit: journal, reducer: App.reducer, environment: environment,
-            handshakeTimeout: options.handshakeTimeout, trace: options.trace,
-            admits: { App.admits($0) }, log: log)
-        notices.connect(core.notify)
-        for action in App.startup(for: await core.current.state) {
-            await core.send(action)
-        }
         let startRevision = await core.current.revision
-        let server = CoreServer<App.State, App.Action>(listener: listener, log: log)
         log("serving \(binding.path)\(binding.isInherited ? " (socket passed by the supervisor)" : "") at revision \(startRevision) (protocol \(ProtocolVersion.current), fsync \(options.fsync.rawValue), state in \(stateDirectory), core \(core.instanceID))")
 
         // A stop signal, or the launcher that supervises us going away, ends the core the same
-        // way: stop taking connections, commit what was applied (releasing its acks), then say
-        // bye to everyone.
+        // way: stop taking connections, write and sync what was applied (releasing its acks),
+        // then say bye to everyone.
         let stopRequests = Chan<String>()
         let signalWatcher = Task {
             for await signal in signals { stopRequests.trySend("received \(Signals.name(signal))") }
@@ -156,20 +153,14 @@ public enum CoreHost<App: CoreApp> {
             redirectOutput(to: stateDirectory + "/core.log")
             stopRequests.trySend("the launcher that supervises this core is gone")
         }
-        let stopper = Task {
-            guard let reason = await stopRequests.receive() else { return }
-            log("\(reason); shutting down")
-            listener.close()
-            await journal.flush()
-            await server.shutdown(reason: "the core is shutting down")
-        }
-        let serving = Task { await server.run { session in await core.serve(session) } }
         ReadinessNotification.send("READY=1\nMAINPID=\(getpid())\nSTATUS=serving at revision \(startRevision)", environment: environmentVariables)
-        await serving.value
+        if let reason = await stopRequests.receive() {
+            log("\(reason); shutting down")
+        }
+        await core.stop(reason: "the core is shutting down")
         signalWatcher.cancel()
         _ = supervisor
-        stopper.cancel()
-        await journal.close()
+        await core.closeJournal()
         binding.release()
         setup.lock.release()
         let final = await core.current

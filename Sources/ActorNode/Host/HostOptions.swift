@@ -115,9 +115,10 @@ public struct HostOptions: Sendable, Equatable {
           --max-frame BYTES  the largest frame accepted from a client once it has said hello
                              (default 16777216); before hello the limit is 65536
           --max-buffered BYTES
-                             input from all clients the core holds before processing it: past
-                             this (default 67108864) the clients holding the most stop being read;
-                             past 4 times this the biggest are disconnected (error too_large)
+                             input from all clients the core holds before processing it (partial
+                             frames, frames of clients that do not read their answers): past 4
+                             times this (default 67108864) the clients holding the most are
+                             disconnected (error too_large)
           --handshake-timeout SECONDS
                              how long a new connection has to say hello (default 10)
           --trace            log every action, who sent it, and what it changed (old -> new)

@@ -1,20 +1,25 @@
+import Glibc
 import Wire
 
-/// Wires a core session to a shell session with plain channels, in one process: what Root does
-/// when no socket is needed (tests, embedding).
+/// A shell session with a core's engine in the same process, over a socketpair: what Root does
+/// when no socket path is needed (tests, embedding). The engine serves the pair's one end as it
+/// serves any client; the session speaks the protocol on the other.
 public enum InProcessSession {
-    public static func pair<State, Action>(
-        state: State.Type = State.self, action: Action.Type = Action.self,
-        limits: Outbox<State>.Limits = .init()
-    ) -> (core: CoreSession<State, Action>, shell: ShellSession<State, Action>) {
-        let toCore = Chan<ClientMessage<Action>>()
-        let outbox = Outbox<State>(limits: limits)
-        let core = CoreSession<State, Action>(
-            inbound: toCore.map { SessionInput.message($0) }, outbox: outbox, peer: "in-process"
-        ) {
-            toCore.close()
-            outbox.finish()
+    /// Connects a new session to `engine`.
+    /// - Parameters:
+    ///   - engine: the core's engine.
+    ///   - peer: who the engine's log lines name as the client.
+    ///   - limits: the limits of the shell's side of the connection.
+    /// - Returns: the shell's side of the session.
+    public static func attach<State, Action, Environment>(
+        to engine: CoreEngine<State, Action, Environment>, peer: String = "in-process",
+        limits: SocketConnection.Limits = .init()
+    ) async throws(SystemError) -> ShellSession<State, Action> {
+        var fds: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            throw SystemError("socketpair")
         }
-        return (core, ShellSession(inbound: outbox, outbound: toCore))
+        await engine.attach(fd: fds[0], peer: peer)
+        return SocketClient.session(over: SocketConnection(fd: fds[1], limits: limits))
     }
 }

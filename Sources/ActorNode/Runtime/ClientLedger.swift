@@ -50,18 +50,28 @@ public struct ClientLedger: Codable, Sendable, Equatable {
     }
 
     /// Records that `client`'s action `seq` produced `revision`.
+    ///
+    /// Constant time: the client's entry is changed in place, and its recent list is trimmed
+    /// to ``recentLimit`` only once it has twice that many, so the ledger remembers between
+    /// 1024 and 2047 of a busy client's last actions.
     public mutating func record(client: String, seq: UInt64, revision: UInt64) {
         clock += 1
-        var known = clients[client] ?? Client(lastSeq: 0, recent: [], touched: clock)
-        known.lastSeq = max(known.lastSeq, seq)
-        known.recent.append(Applied(seq: seq, revision: revision))
-        if known.recent.count > Self.recentLimit {
-            known.recent.removeFirst(known.recent.count - Self.recentLimit)
-        }
-        known.touched = clock
-        clients[client] = known
-        if clients.count > Self.clientLimit, let idlest = clients.min(by: { $0.value.touched < $1.value.touched })?.key {
+        let isNew = clients[client] == nil
+        if isNew { clients[client] = Client(lastSeq: 0, recent: [], touched: clock) }
+        clients[client]!.record(seq: seq, revision: revision, clock: clock)
+        if isNew, clients.count > Self.clientLimit, let idlest = clients.min(by: { $0.value.touched < $1.value.touched })?.key {
             clients[idlest] = nil
         }
+    }
+}
+
+extension ClientLedger.Client {
+    mutating func record(seq: UInt64, revision: UInt64, clock: UInt64) {
+        lastSeq = max(lastSeq, seq)
+        recent.append(ClientLedger.Applied(seq: seq, revision: revision))
+        if recent.count >= 2 * ClientLedger.recentLimit {
+            recent.removeFirst(recent.count - ClientLedger.recentLimit)
+        }
+        touched = clock
     }
 }

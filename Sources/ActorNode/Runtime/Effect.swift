@@ -164,7 +164,13 @@ public struct Effect<Action: Sendable>: Sendable {
     /// All of `effects`, in order.
     /// - Parameter effects: the effects.
     public static func combine(_ effects: [Effect]) -> Effect {
-        Effect(steps: effects.flatMap(\.steps))
+        // A loop, not `flatMap(\.steps)`: a key path into a generic type is made anew at each
+        // call, which showed in the core's profile at 8% of an action.
+        var steps: [Step] = []
+        for effect in effects where !effect.steps.isEmpty {
+            steps += effect.steps
+        }
+        return Effect(steps: steps)
     }
 
     /// Both effects, `lhs` first.
@@ -178,7 +184,8 @@ public struct Effect<Action: Sendable>: Sendable {
     /// The same effect for a parent's action type: how a child reducer's effects are lifted
     /// into its parent's.
     public func map<Parent: Sendable>(_ transform: @escaping @Sendable (Action) -> Parent) -> Effect<Parent> {
-        Effect<Parent>(steps: steps.map { step in
+        guard !steps.isEmpty else { return .none }
+        return Effect<Parent>(steps: steps.map { step in
             switch step {
             case let .send(action):
                 return .send(transform(action))

@@ -29,6 +29,17 @@ public enum SocketClient {
             case let .untrusted(reason): throw .untrusted(reason)
             }
         }
+        return session(over: connection)
+    }
+
+    /// A session over a connection made some other way (one end of a socketpair, say).
+    /// - Parameters:
+    ///   - connection: the connection; the session closes it when the core's side ends.
+    ///   - state: the app's state type.
+    ///   - action: the app's action type.
+    public static func session<State: Codable & Sendable, Action: Codable & Sendable>(
+        over connection: SocketConnection, state: State.Type = State.self, action: Action.Type = Action.self
+    ) -> ShellSession<State, Action> {
         let inbound = Chan<ServerMessage<State>>(capacity: 32)
         let outbound = Chan<ClientMessage<Action>>()
         Task {

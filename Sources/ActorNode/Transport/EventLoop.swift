@@ -32,10 +32,16 @@ public final class EventLoop: SerialExecutor, Sendable {
     private let handlers = Mutex<[UInt64: any EventHandler]>([:])
     private let nextToken = Atomic<UInt64>(1)
     private let timers = Mutex(TimerHeap<@Sendable () -> Void>())
-    /// Jobs of actors that run on this loop, waiting for their turn.
-    private let jobs = Mutex<[UnownedJob]>([])
-    /// What runs at the end of every turn, in the order registered.
-    private let turnHooks = Mutex<[@Sendable () -> Void]>([])
+    /// Jobs of actors that run on this loop and closures given to ``execute(_:)``, waiting for
+    /// their turn, in the order they came.
+    private let work = Mutex<[Work]>([])
+    /// What runs at the end of every turn, in the order registered, by id.
+    private let turnHooks = Mutex<[(id: UInt64, hook: @Sendable () -> Void)]>([])
+
+    private enum Work {
+        case job(UnownedJob)
+        case closure(@Sendable () -> Void)
+    }
     /// The loop's thread (0 until it runs).
     private let thread = Atomic<UInt>(0)
 
@@ -144,9 +150,9 @@ public final class EventLoop: SerialExecutor, Sendable {
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let first = jobs.withLock { jobs in
-            jobs.append(job)
-            return jobs.count == 1
+        let first = work.withLock { work in
+            work.append(.job(job))
+            return work.count == 1
         }
         // The loop's own jobs are run within its turn; a waiting loop is woken once.
         if first, !isInLoopThread { wake() }
@@ -169,9 +175,29 @@ public final class EventLoop: SerialExecutor, Sendable {
     /// Runs `hook` at the end of every turn of the loop, on its thread, after the turn's I/O
     /// events, timers and jobs.
     /// - Parameter hook: what to run; keep it short when there is nothing to do.
-    public func onEndOfTurn(_ hook: @escaping @Sendable () -> Void) {
-        turnHooks.withLock { $0.append(hook) }
+    /// - Returns: an id, to remove the hook with ``removeEndOfTurnHook(_:)``.
+    @discardableResult
+    public func onEndOfTurn(_ hook: @escaping @Sendable () -> Void) -> UInt64 {
+        let id = nextToken.wrappingAdd(1, ordering: .relaxed).oldValue
+        turnHooks.withLock { $0.append((id, hook)) }
         wake()
+        return id
+    }
+
+    /// Stops running a hook at the end of each turn.
+    /// - Parameter id: what ``onEndOfTurn(_:)`` returned.
+    public func removeEndOfTurnHook(_ id: UInt64) {
+        turnHooks.withLock { $0.removeAll { $0.id == id } }
+    }
+
+    /// Runs `body` on the loop's thread, in its next turn (which it starts, if the loop waits).
+    /// - Parameter body: what to run; keep it short.
+    public func execute(_ body: @escaping @Sendable () -> Void) {
+        let first = work.withLock { work in
+            work.append(.closure(body))
+            return work.count == 1
+        }
+        if first, !isInLoopThread { wake() }
     }
 
     /// Runs the queued jobs, those they queue included, up to a bound so that a job that keeps
@@ -179,17 +205,22 @@ public final class EventLoop: SerialExecutor, Sendable {
     private func runJobs() {
         var ran = 0
         while ran < 4096 {
-            let batch = jobs.withLock { jobs -> [UnownedJob] in
-                defer { jobs.removeAll(keepingCapacity: true) }
-                return jobs
+            let batch = work.withLock { work -> [Work] in
+                defer { work.removeAll(keepingCapacity: true) }
+                return work
             }
             guard !batch.isEmpty else { return }
-            for job in batch { job.runSynchronously(on: asUnownedSerialExecutor()) }
+            for item in batch {
+                switch item {
+                case let .job(job): job.runSynchronously(on: asUnownedSerialExecutor())
+                case let .closure(body): body()
+                }
+            }
             ran += batch.count
         }
     }
 
-    private var hasJobs: Bool { jobs.withLock { !$0.isEmpty } }
+    private var hasJobs: Bool { work.withLock { !$0.isEmpty } }
 
     private func wake() {
         var one: UInt64 = 1
@@ -225,7 +256,7 @@ public final class EventLoop: SerialExecutor, Sendable {
             }
             defer {
                 runJobs()
-                for hook in turnHooks.withLock({ $0 }) { hook() }
+                for entry in turnHooks.withLock({ $0 }) { entry.hook() }
             }
             for index in 0 ..< Int(count) {
                 let event = events[index]

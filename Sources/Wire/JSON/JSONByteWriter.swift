@@ -230,3 +230,23 @@ public enum JSONSerializer {
         return writer.bytes
     }
 }
+
+/// Pieces of JSON text, written as ``WireJSON`` writes them, for code that assembles a
+/// document from parts it already has as text (the core's journal records).
+public enum JSONFragment {
+    /// A string in quotes, with JSON's escapes.
+    /// - Parameter string: the string.
+    public static func string(_ string: String) -> [UInt8] {
+        var writer = JSONByteWriter()
+        writer.writeString(string)
+        return writer.bytes
+    }
+
+    /// A finite double as its shortest text.
+    /// - Parameter value: the number; it must be finite.
+    public static func double(_ value: Double) -> [UInt8] {
+        var writer = JSONByteWriter()
+        writer.writeDouble(value)
+        return writer.bytes
+    }
+}

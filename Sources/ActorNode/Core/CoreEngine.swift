@@ -1,0 +1,1031 @@
+import CSystemShims
+import FoundationEssentials
+import Glibc
+import Synchronization
+import Wire
+
+/// The core as one state machine on one thread: an actor whose executor is an ``EventLoop``, so
+/// that reading a client's socket, applying its actions, journaling them and writing the answers
+/// all happen on the loop's thread, without a hop per action.
+///
+/// One turn of the loop: every ready socket is read and its whole frames handled at once (a
+/// hello is welcomed, an action applied through the ``StoreKernel`` and appended to the journal
+/// in memory); effects' actions and notices come in as jobs of the actor. At the end of the turn
+/// the journal writes everything the turn applied in one write (and one `fdatasync` under
+/// `--fsync always`: group commit), and only then is the turn's output released, in order:
+/// welcomes, renditions (each encoded once, the same bytes for every shell), acks and rejects,
+/// notices, errors. Several frames for one client go out in one write.
+///
+/// Slow clients never slow anyone: a shell with too much unwritten output stops getting
+/// renditions and gets a snapshot of the newest state once it has caught up; a client that does
+/// not read its answers is not read from past ``Limits/unansweredLimit``. Protocol violations get
+/// an error frame after what the client is owed, then the connection closes.
+public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & Sendable, Environment: Sendable> {
+    /// How much a client may make the core hold.
+    public struct Limits: Sendable {
+        /// The largest frame accepted once a client has said hello.
+        public var maximumPayloadLength = Frame.defaultMaximumPayloadLength
+        /// The largest first frame (the hello).
+        public var maximumFirstPayloadLength = 64 << 10
+        /// How long a new connection has to say hello.
+        public var handshakeTimeout: Duration = .seconds(10)
+        /// Bytes of partial frames all clients together may hold.
+        public var inputBudget = InputBudget.Limits.default
+        /// The kernel's send buffer of each client socket: kept small, so that a client that
+        /// stops reading is noticed early and its renditions coalesce.
+        public var kernelSendBuffer = 32 << 10
+        /// Renditions are held back from a shell while this much waits to be written...
+        public var renditionHighWater = 64 << 10
+        /// ...until less than this waits; it then gets a snapshot of the newest state.
+        public var renditionLowWater = 16 << 10
+        /// The most answers that may wait to be written to one client before it is not read
+        /// from (fewer than the ledger remembers per client).
+        public var unansweredLimit = 512
+        /// The most bytes that may wait to be written to one client before it is not read from.
+        public var outputReadLimit = 1 << 20
+        /// A client that leaves this much unread (answers, welcomes, notices) is let go.
+        public var outputHardLimit = 64 << 20
+        /// Messages other than renditions (notices) held for a lagging shell before it is let
+        /// go with `too_slow`.
+        public var heldMessageLimit = 4096
+        /// How long a client ending its session gets to read what it is owed.
+        public var closingGrace: Duration = .seconds(2)
+
+        public init() {}
+    }
+
+    public nonisolated let loop: EventLoop
+    /// Identifies this run of the core; sent in every welcome.
+    public nonisolated let instanceID: String
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+
+    private var kernel: StoreKernel<State, Action, Environment>
+    private let runtime: EffectRuntime<Action>
+    private let journal: JournalWriter<State>?
+    private let limits: Limits
+    private let admits: @Sendable (Action) -> Rejection?
+    private let trace: Bool
+    private let log: @Sendable (String) -> Void
+    private let journalFailed: @Sendable (JournalFailure) -> Void
+
+    private var clients: [Int: EngineClient] = [:]
+    private var nextNumber = 1
+    /// Welcomed clients that receive renditions, by number.
+    private var receivers: Set<Int> = []
+    /// The turn's output, released in order once the turn's journal records are written.
+    private var pending: [Pending] = []
+    /// Under `--fsync always`: turns' output waiting for the sync of the journal write it
+    /// follows (by the write's ticket), oldest first. A turn's output never overtakes an
+    /// earlier turn's.
+    private var awaitingSync: [(ticket: UInt64, output: [Pending])] = []
+    /// The last journal write known synced.
+    private var syncedTicket: UInt64 = 0
+    /// Clients with something to write, or to look at again, at the end of the turn.
+    private var touched: Set<Int> = []
+    /// Clients whose frames wait in their decoder until they read some of their answers.
+    private var heldBack: Set<Int> = []
+    private var listener: (fd: Int32, token: UInt64, path: String)?
+    private var acceptPaused = false
+    private var acceptStarved = false
+    private var budgetTotal = 0
+    private var stopped = false
+    private var failed = false
+    private var welcomeCache: (revision: UInt64, frame: [UInt8])?
+    private var stopWaiters: [CheckedContinuation<Void, Never>] = []
+    private nonisolated let hook = Mutex<UInt64?>(nil)
+    /// Where sockets are read into: one buffer, used on the loop's thread only.
+    private var scratch = [UInt8](repeating: 0, count: 64 << 10)
+
+    private enum Pending {
+        /// A frame for one client; an answer counts against its unanswered limit.
+        case frame(client: Int, bytes: [UInt8], isAnswer: Bool)
+        /// A client's welcome: from then on it gets what is sent to every shell.
+        case welcome(client: Int, bytes: [UInt8])
+        /// A rendition for every receiver.
+        case rendition([UInt8])
+        /// A notice for every receiver.
+        case notice([UInt8])
+        /// The number of shells, for every receiver but one (the newcomer, whose welcome has it).
+        case presence(except: Int?)
+        /// The client's session ends once what came before is written.
+        case finish(client: Int)
+    }
+
+    /// - Parameters:
+    ///   - state: the state to start from (what recovery found).
+    ///   - revision: its revision.
+    ///   - ledger: the client ledger at that revision.
+    ///   - journal: where applied actions are written before anyone hears of them (nil: nowhere,
+    ///     for tests and embedding).
+    ///   - reducer: the app's reducer.
+    ///   - environment: its environment.
+    ///   - time: the clock for effects and for each action's "now".
+    ///   - limits: what a client may make the core hold.
+    ///   - trace: log every action and what it changed.
+    ///   - admits: refuses the actions clients may not send.
+    ///   - loop: the event loop the engine runs on.
+    ///   - log: where log lines go.
+    ///   - journalFailed: told when the journal cannot be written (the engine then stops
+    ///     answering; the host stops the process).
+    init(
+        state: State, revision: UInt64 = 0, ledger: ClientLedger = ClientLedger(),
+        journal: JournalWriter<State>?,
+        reducer: Reducer<State, Action, Environment>, environment: Environment,
+        time: any TimeSource = SystemTime(), limits: Limits = Limits(), trace: Bool = false,
+        admits: @escaping @Sendable (Action) -> Rejection? = { _ in nil },
+        loop: EventLoop = .shared,
+        log: @escaping @Sendable (String) -> Void = { _ in },
+        journalFailed: @escaping @Sendable (JournalFailure) -> Void = { _ in }
+    ) {
+        self.loop = loop
+        instanceID = UUID().uuidString.lowercased()
+        kernel = StoreKernel(state: state, revision: revision, ledger: ledger, reducer: reducer, environment: environment, time: time)
+        self.journal = journal
+        self.limits = limits
+        self.admits = admits
+        self.trace = trace
+        self.log = log
+        self.journalFailed = journalFailed
+        let engine = WeakEngine<State, Action, Environment>()
+        runtime = EffectRuntime(time: time) { action in await engine.value?.applyEffectAction(action) }
+        engine.value = self
+        if let journal, journal.policy == .always {
+            // The loop goes on applying the next actions while the disk syncs the last ones.
+            journal.deferSyncs(to: GroupSyncer { [loop] result in
+                loop.execute { engine.value?.assumeIsolated { $0.journalSynced(result) } }
+            })
+        }
+        let id = loop.onEndOfTurn { [weak self] in
+            self?.assumeIsolated { $0.endTurn() }
+        }
+        hook.withLock { $0 = id }
+    }
+
+    isolated deinit {
+        if let id = hook.withLock({ $0 }) { loop.removeEndOfTurnHook(id) }
+        runtime.cancelAll()
+        if let listener { loop.deregister(listener.fd, token: listener.token) }
+        for client in clients.values {
+            if let token = client.token { loop.deregister(client.fd, token: token) }
+            close(client.fd)
+            if case let .awaitingHello(timer?) = client.phase { loop.cancel(timer) }
+        }
+    }
+
+    /// An engine for tests and embedding: no journal.
+    /// - Parameters:
+    ///   - state: the state to start from.
+    ///   - reducer: the app's reducer.
+    ///   - environment: its environment.
+    ///   - limits: what a client may make the core hold.
+    ///   - loop: the event loop to run on.
+    public init(
+        state: State, reducer: Reducer<State, Action, Environment>, environment: Environment,
+        limits: Limits = Limits(), admits: @escaping @Sendable (Action) -> Rejection? = { _ in nil }, loop: EventLoop = .shared
+    ) {
+        self.init(state: state, journal: nil, reducer: reducer, environment: environment, limits: limits, admits: admits, loop: loop)
+    }
+
+    // MARK: What the host and tests call
+
+    /// The current state and its revision.
+    public var current: (revision: UInt64, state: State) { (kernel.revision, kernel.state) }
+
+    /// Clients attached that receive renditions.
+    public var shellCount: Int { receivers.count }
+
+    /// Clients connected.
+    public var clientCount: Int { clients.count }
+
+    /// Starts accepting connections on a bound, listening, non-blocking socket.
+    /// - Parameters:
+    ///   - fd: the socket.
+    ///   - path: its path, for log lines.
+    ///
+    /// The socket stays its owner's: the engine stops watching it when it stops, and never
+    /// closes it.
+    public func listen(fd: Int32, path: String) throws(SystemError) {
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0, flags & O_NONBLOCK == 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+        let port = EnginePort(number: 0) { [weak self] _, _ in
+            self?.assumeIsolated { $0.acceptReady() }
+        }
+        let token = try loop.register(fd, events: EPOLLIN.rawValue, handler: port)
+        listener = (fd, token, path)
+    }
+
+    /// Serves a connected, non-blocking socket as a client (one end of a socketpair, say).
+    /// - Parameters:
+    ///   - fd: the socket; the engine closes it.
+    ///   - peer: who is at the other end, for log lines.
+    public func attach(fd: Int32, peer: String = "in-process") {
+        addClient(fd: fd, peer: peer)
+    }
+
+    /// Applies an action of the core's own (not a client's), e.g. one that resumes timers when
+    /// the core starts.
+    /// - Parameter action: the action.
+    public func send(_ action: Action) {
+        apply(action, from: .outside("the core"), client: nil, seq: nil)
+        touchTurn()
+    }
+
+    /// Tells every shell and watcher something that is not part of the state, after every
+    /// change made so far.
+    /// - Parameter text: the notice.
+    public nonisolated func notify(_ text: String) {
+        // In order with the notices and the actions sent before it.
+        loop.execute { [weak self] in self?.assumeIsolated { $0.broadcastNotice(text) } }
+    }
+
+    /// Stops: no new connections, everything applied written and forced to disk, `bye` to every
+    /// client; returns once every client has read it and gone, or after the closing grace.
+    /// - Parameter reason: the bye's reason.
+    public func stop(reason: String) async {
+        guard !stopped else { return }
+        stopped = true
+        if let listener {
+            loop.deregister(listener.fd, token: listener.token)
+            self.listener = nil
+        }
+        // What was applied is on disk before anyone hears the core is going.
+        do {
+            try journal?.flush { snapshotContent() }
+            if let journal { journalSynced(.success(journal.ticket)) }
+        } catch {
+            fail(error)
+        }
+        let bye = Self.frame(ServerMessage<State>.bye(Bye(reason: reason)))
+        for number in clients.keys.sorted() {
+            guard let client = clients[number], !client.finishing else { continue }
+            if client.hello != nil { pending.append(.frame(client: number, bytes: bye, isAnswer: false)) }
+            finish(number)
+        }
+        touchTurn()
+        await withCheckedContinuation { continuation in
+            if clients.isEmpty {
+                continuation.resume()
+            } else {
+                stopWaiters.append(continuation)
+            }
+        }
+        runtime.cancelAll()
+    }
+
+    /// Waits for a snapshot being written, then closes the journal.
+    public func closeJournal() async {
+        await journal?.close()
+    }
+
+    // MARK: Accepting
+
+    private func acceptReady() {
+        guard let listener else { return }
+        while true {
+            let accepted = cama_accept_nonblocking(listener.fd)
+            if accepted >= 0 {
+                if acceptStarved {
+                    acceptStarved = false
+                    log("accepting connections again (\(clients.count) clients connected)")
+                }
+                if let peer = UnixSocket.peerCredentials(accepted), peer.uid != getuid(), peer.uid != 0 {
+                    // The socket is new and its buffer empty: this small write cannot block.
+                    let refusal = FramePump.errorFrame(.permissionDenied, "this core serves user \(getuid()) only")
+                    _ = refusal.withUnsafeBytes { Glibc.send(accepted, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    close(accepted)
+                    log("refused a connection from pid \(peer.pid), user \(peer.uid)")
+                    continue
+                }
+                let peer = UnixSocket.peerCredentials(accepted).map { "pid \($0.pid)" } ?? "unknown peer"
+                addClient(fd: accepted, peer: peer)
+                continue
+            }
+            switch errno {
+            case EINTR, ECONNABORTED, EPROTO:
+                continue
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                let code = errno
+                if !acceptStarved {
+                    acceptStarved = true
+                    logStarvation(code)
+                }
+                pauseAccepting()
+                return
+            default:
+                return
+            }
+        }
+    }
+
+    /// Out of descriptors: stop watching the listener for 100 ms, so the loop does not spin on
+    /// a backlog it cannot accept from; clients wait in the backlog meanwhile.
+    private func pauseAccepting() {
+        guard let listener, !acceptPaused else { return }
+        acceptPaused = true
+        loop.modify(listener.fd, token: listener.token, events: 0)
+        loop.schedule(after: .milliseconds(100)) { [weak self] in
+            self?.assumeIsolated { engine in
+                engine.acceptPaused = false
+                guard let listener = engine.listener else { return }
+                engine.loop.modify(listener.fd, token: listener.token, events: EPOLLIN.rawValue)
+            }
+        }
+    }
+
+    private func logStarvation(_ code: Int32) {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        switch code {
+        case EMFILE:
+            log("cannot accept connections: this process has used all \(limit.rlim_cur) of its file descriptors ('ulimit -n') with \(clients.count) clients connected; waiting for some to close (raise the limit to serve more)")
+        case ENFILE:
+            log("cannot accept connections: the system is out of file descriptors (\(clients.count) clients connected); waiting for some to close")
+        default:
+            log("cannot accept connections: \(SystemError("accept", code: code).reason) (\(clients.count) clients connected); trying again shortly")
+        }
+    }
+
+    private func addClient(fd: Int32, peer: String) {
+        var size = Int32(limits.kernelSendBuffer)
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        let number = nextNumber
+        nextNumber += 1
+        let timer = loop.schedule(after: limits.handshakeTimeout) { [weak self] in
+            self?.assumeIsolated { $0.handshakeExpired(number) }
+        }
+        let client = EngineClient(
+            number: number, fd: fd, peer: peer,
+            decoder: FrameDecoder(maximumPayloadLength: limits.maximumPayloadLength, maximumFirstPayloadLength: limits.maximumFirstPayloadLength),
+            phase: .awaitingHello(timer))
+        let port = EnginePort(number: number) { [weak self] number, events in
+            self?.assumeIsolated { $0.clientReady(number, events: events) }
+        }
+        do {
+            client.token = try loop.register(fd, events: EPOLLIN.rawValue | EPOLLRDHUP.rawValue, handler: port)
+            client.interest = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
+        } catch {
+            loop.cancel(timer)
+            close(fd)
+            log("\(peer): cannot watch the connection (\(error))")
+            return
+        }
+        clients[number] = client
+    }
+
+    private func handshakeExpired(_ number: Int) {
+        guard let client = clients[number], case .awaitingHello = client.phase, !client.finishing else { return }
+        violation(number, ErrorMessage(.handshakeTimeout, "no hello within \(limits.handshakeTimeout.readable); send hello first"))
+    }
+
+    // MARK: Reading
+
+    private func clientReady(_ number: Int, events: UInt32) {
+        guard clients[number] != nil else { return }
+        if events & EPOLLOUT.rawValue != 0 || events & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 {
+            touched.insert(number)
+        }
+        if events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 {
+            read(number)
+        }
+    }
+
+    private func read(_ number: Int) {
+        var budget = 256 << 10
+        while budget > 0, let client = clients[number], !client.finishing, canRead(client) {
+            let count = scratch.withUnsafeMutableBytes { Glibc.read(client.fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                budget -= count
+                scratch.withUnsafeBytes { clients[number]?.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0 ..< count])) }
+                handleFrames(number)
+                updateBudget(number)
+                // A short read took all there was: epoll says when there is more, and a read
+                // that would only say "nothing yet" is saved.
+                if count < scratch.count { break }
+            } else if count == 0 {
+                endOfStream(number)
+                return
+            } else if errno == EINTR {
+                continue
+            } else if errno == EAGAIN || errno == EWOULDBLOCK {
+                return
+            } else if errno == ECONNRESET, !(clients[number]?.decoder.hasPartialFrame ?? false) {
+                endOfStream(number)
+                return
+            } else {
+                log("\(client.peer): \(SystemError("read"))")
+                dropClient(number)
+                return
+            }
+        }
+        touched.insert(number)
+    }
+
+    /// Whether a client may be read from now: it is not ending, and it reads its answers.
+    private func canRead(_ client: EngineClient) -> Bool {
+        !client.finishing && client.output.unsent < limits.outputReadLimit
+            && client.output.answers + client.owed + client.held.count < limits.unansweredLimit
+    }
+
+    /// Takes every whole frame the client's decoder holds, while it may be read from.
+    private func handleFrames(_ number: Int) {
+        while let client = clients[number], canRead(client) {
+            let frame: [UInt8]?
+            do {
+                frame = try clients[number]!.decoder.nextFrame()
+            } catch {
+                switch error {
+                case let .payloadTooLarge(length, limit):
+                    let when = client.hello == nil ? " before hello" : ""
+                    log("\(client.peer): frame of \(length) bytes refused\(when)")
+                    violation(number, ErrorMessage(.frameTooLarge, "a frame announced \(length) bytes; the limit\(when) is \(limit)"))
+                default:
+                    log("\(client.peer): \(error)")
+                    violation(number, ErrorMessage(.truncatedFrame, error.description))
+                }
+                return
+            }
+            guard let frame else {
+                heldBack.remove(number)
+                return
+            }
+            handle(frame, from: number)
+        }
+        if clients[number]?.decoder.bufferedByteCount ?? 0 > 0 { heldBack.insert(number) }
+    }
+
+    private func endOfStream(_ number: Int) {
+        guard let client = clients[number] else { return }
+        if client.decoder.hasPartialFrame {
+            do {
+                try client.decoder.finish()
+            } catch {
+                log("\(client.peer): \(error)")
+                violation(number, ErrorMessage(.truncatedFrame, error.description))
+                return
+            }
+        }
+        finish(number)
+    }
+
+    /// Keeps the input budget: what partial frames all clients hold. Past the hard limit, the
+    /// clients holding the most are let go, biggest first, until the rest fit.
+    private func updateBudget(_ number: Int) {
+        guard let held = clients[number]?.decoder.bufferedByteCount else { return }
+        budgetTotal += held - clients[number]!.budgetHeld
+        clients[number]!.budgetHeld = held
+        let limit = limits.inputBudget.hard
+        guard budgetTotal > limit else { return }
+        for (victim, client) in clients.sorted(by: { $0.value.budgetHeld > $1.value.budgetHeld }) {
+            guard budgetTotal > limit, client.budgetHeld > 0 else { break }
+            let held = client.budgetHeld
+            log("\(client.peer): disconnected: it held \(held) bytes of unprocessed input when all clients together passed \(limit) bytes")
+            budgetTotal -= held
+            clients[victim]!.budgetHeld = 0
+            clients[victim]!.decoder = FrameDecoder(maximumPayloadLength: limits.maximumPayloadLength)
+            violation(victim, ErrorMessage(.tooLarge, "this client held \(held) bytes of input the core had not processed, and all clients together passed the core's limit of \(limit) bytes; send fewer or smaller frames at a time, and read the answers"))
+        }
+    }
+
+    // MARK: Messages
+
+    private func handle(_ frame: [UInt8], from number: Int) {
+        guard let client = clients[number] else { return }
+        if case let .welcomed(hello) = client.phase, let (request, json) = Self.plainAction(frame) {
+            apply(request, json: json, from: number, hello: hello)
+            return
+        }
+        let message: ClientMessage<Action>
+        do {
+            message = try WireJSON.decode(ClientMessage<Action>.self, from: frame)
+        } catch let invalid as InvalidActionError {
+            guard client.hello != nil else {
+                violation(number, ErrorMessage(.helloRequired, "the first message must be hello"))
+                return
+            }
+            if trace, let hello = client.hello {
+                log("trace refused from client \(PeerText.forLog(hello.client)) #\(invalid.seq): an action that does not decode: \(PeerText.forLog(invalid.reason)) (invalid_action)")
+            }
+            let rejection = Rejection.invalidAction(invalid.reason)
+            answer(number, .reject(Reject(seq: invalid.seq, code: rejection.code, message: invalid.reason)))
+            return
+        } catch {
+            let reason = describeDecodingFailure(error)
+            log("\(client.peer): bad frame: \(PeerText.forLog(reason))")
+            violation(number, ErrorMessage(.badFrame, "a frame is not a valid message: \(reason)"))
+            return
+        }
+        switch (message, client.phase) {
+        case let (.hello(hello), .awaitingHello(timer)):
+            if let timer { loop.cancel(timer) }
+            welcome(number, hello)
+        case (.hello, .welcomed):
+            violation(number, ErrorMessage(.unexpectedMessage, "hello was already sent on this connection"))
+        case (_, .awaitingHello):
+            violation(number, ErrorMessage(.helloRequired, "the first message must be hello"))
+        case let (.action(request), .welcomed(hello)):
+            apply(request, from: number, hello: hello)
+        case (.bye, .welcomed):
+            finish(number)
+        }
+    }
+
+    /// The most common frame, an action in its plain form (``PlainActionFrame``), read without
+    /// the generic decoding of every message: only the action itself is parsed and decoded.
+    /// Anything else (nil) takes the general path, which also says what is wrong. Returns the
+    /// action's text too, for the journal to copy.
+    private static func plainAction(_ frame: [UInt8]) -> (ActionRequest<Action>, ArraySlice<UInt8>)? {
+        guard let plain = PlainActionFrame.scan(frame) else { return nil }
+        let parsed = frame.withUnsafeBytes { try? JSONParser().parse(UnsafeRawBufferPointer(rebasing: $0[plain.action])) }
+        guard let parsed, let action = try? JSONValueDecoder().decode(Action.self, from: parsed) else { return nil }
+        // The client field is not used: the hello's client id is the one that counts.
+        return (ActionRequest(client: "", seq: plain.seq, action: action), frame[plain.action])
+    }
+
+    private func welcome(_ number: Int, _ hello: Hello) {
+        guard hello.protocolVersion == ProtocolVersion.current else {
+            violation(number, ErrorMessage(
+                .versionMismatch,
+                "this core speaks protocol \(ProtocolVersion.current) and the client speaks \(hello.protocolVersion); use matching versions of the core and the client",
+                protocolVersion: ProtocolVersion.current))
+            return
+        }
+        clients[number]?.phase = .welcomed(hello)
+        if hello.role.receivesRenditions {
+            receivers.insert(number)
+            log("attached \(hello.role.rawValue) '\(PeerText.forLog(hello.name))' (client \(PeerText.forLog(hello.client)), \(clients[number]!.peer))")
+        }
+        pending.append(.welcome(client: number, bytes: welcomeFrame(shells: receivers.count)))
+        if hello.role.receivesRenditions { announcePresence(except: number) }
+    }
+
+    /// The welcome at the current revision; the state's encoding is shared by every client
+    /// welcomed at that revision.
+    private func welcomeFrame(shells: Int) -> [UInt8] {
+        let revision = kernel.revision
+        let welcome = Welcome(core: instanceID, pid: getpid(), shells: shells, revision: revision, snapshot: kernel.state)
+        return Self.frame(ServerMessage<State>.welcome(welcome))
+    }
+
+    private func apply(_ request: ActionRequest<Action>, json: ArraySlice<UInt8>? = nil, from number: Int, hello: Hello) {
+        if let refusal = admits(request.action) {
+            if trace { log(TraceLine.rejected(action: request.action, origin: .client(id: hello.client, seq: request.seq), rejection: refusal)) }
+            answer(number, .reject(Reject(seq: request.seq, code: refusal.code, message: refusal.message)))
+            return
+        }
+        apply(request.action, json: json, from: .client(id: hello.client, seq: request.seq), client: number, seq: request.seq)
+    }
+
+    /// Applies an action and queues what follows: the journal record, the rendition for every
+    /// shell, the answer to its sender (if a client sent it), and its effects.
+    /// - Parameter json: the action's JSON as the client sent it, when the engine has it: the
+    ///   journal writes it as it is, instead of encoding the action again.
+    private func apply(_ action: Action, json: ArraySlice<UInt8>? = nil, from origin: ActionOrigin, client number: Int?, seq: UInt64?) {
+        guard !failed else { return }
+        switch kernel.apply(action, from: origin, keepingPrevious: trace || !receivers.isEmpty) {
+        case let .duplicate(revision):
+            if trace { log(TraceLine.duplicate(action: action, origin: origin, revision: revision)) }
+            if let number, let seq { answer(number, .ack(Ack(seq: seq, revision: revision))) }
+        case let .rejected(rejection):
+            if trace {
+                log(TraceLine.rejected(action: action, origin: origin, rejection: rejection))
+            } else if origin == .effect {
+                log("an effect's action was rejected: \(PeerText.forLog(rejection.message)) (\(PeerText.forLog(rejection.code)))")
+            }
+            if let number, let seq { answer(number, .reject(Reject(seq: seq, code: rejection.code, message: rejection.message))) }
+        case let .applied(applied):
+            record(applied, json: json)
+            if trace {
+                log(TraceLine.applied(action: action, origin: origin, revision: applied.revision, previous: applied.previous, state: kernel.state))
+            }
+            if !receivers.isEmpty { broadcastRendition(applied) }
+            if let number, let seq {
+                owe(number)
+                pending.append(.frame(client: number, bytes: AnswerFrames.ack(seq: seq, revision: applied.revision), isAnswer: true))
+            }
+            run(applied.effect)
+        }
+    }
+
+    private func record(_ applied: StoreKernel<State, Action, Environment>.Applied, json: ArraySlice<UInt8>?) {
+        guard let journal else { return }
+        var client: String?
+        var seq: UInt64?
+        if case let .client(id, number) = applied.origin {
+            client = id
+            seq = number
+        }
+        let at = applied.at.timeIntervalSince1970
+        let record: [UInt8]
+        do {
+            if let json, let client, let seq {
+                // ``JournalEntry``'s JSON, with the action's text as the client sent it.
+                var text: [UInt8] = []
+                text.reserveCapacity(json.count + client.utf8.count + 96)
+                text += #"{"action":"#.utf8
+                text += json
+                text += #","at":"#.utf8
+                text += JSONFragment.double(at)
+                text += #","client":"#.utf8
+                text += JSONFragment.string(client)
+                text += #","revision":"#.utf8
+                text += String(applied.revision).utf8
+                text += #","seq":"#.utf8
+                text += String(seq).utf8
+                text += "}".utf8
+                record = text
+            } else {
+                record = try WireJSON.encode(JournalEntry<Action>(revision: applied.revision, at: at, client: client, seq: seq, action: applied.action))
+            }
+        } catch {
+            fatalError("an applied action could not be encoded for the journal: \(error)")
+        }
+        journal.append(revision: applied.revision, record: DurableRecord.encode(record))
+    }
+
+    /// The rendition of an applied action for every shell: a patch from the state before (the
+    /// whole state if there is none), encoded once.
+    private func broadcastRendition(_ applied: StoreKernel<State, Action, Environment>.Applied) {
+        let revision = applied.revision
+        var content = Rendition<State>.Content.snapshot(kernel.state)
+        if let previous = applied.previous {
+            do {
+                content = .patch(try kernel.state.patch(from: previous))
+            } catch {
+                log("could not diff revision \(revision) (\(error)); sending a snapshot")
+            }
+        }
+        pending.append(.rendition(Self.frame(ServerMessage<State>.rendition(Rendition(revision: revision, content: content)))))
+    }
+
+    private func run(_ effect: Effect<Action>) {
+        for step in effect.steps {
+            switch step {
+            case let .send(next):
+                apply(next, from: .effect, client: nil, seq: nil)
+            case let .work(work):
+                _ = runtime.start(work)
+            case let .cancel(ids):
+                runtime.cancel(ids)
+            }
+        }
+    }
+
+    private func applyEffectAction(_ action: Action) {
+        apply(action, from: .effect, client: nil, seq: nil)
+        touchTurn()
+    }
+
+    private func broadcastNotice(_ text: String) {
+        pending.append(.notice(Self.frame(ServerMessage<State>.notice(Notice(text: text)))))
+        touchTurn()
+    }
+
+    private func announcePresence(except number: Int?) {
+        pending.append(.presence(except: number))
+    }
+
+    private func answer(_ number: Int, _ message: ServerMessage<State>) {
+        owe(number)
+        pending.append(.frame(client: number, bytes: Self.frame(message), isAnswer: true))
+    }
+
+    private func owe(_ number: Int) {
+        clients[number]?.owed += 1
+    }
+
+    /// A protocol violation: nothing more is read; the error follows what the client is owed.
+    private func violation(_ number: Int, _ error: ErrorMessage) {
+        guard clients[number] != nil, !(clients[number]!.finishing) else { return }
+        pending.append(.frame(client: number, bytes: Self.frame(ServerMessage<State>.error(error)), isAnswer: false))
+        finish(number)
+    }
+
+    /// The client's session ends: nothing more is read; it is closed once what it is owed (and
+    /// queued so far) is written, or after the closing grace.
+    private func finish(_ number: Int) {
+        guard clients[number] != nil, !(clients[number]!.finishing) else { return }
+        clients[number]!.finishing = true
+        heldBack.remove(number)
+        pending.append(.finish(client: number))
+    }
+
+    // MARK: The end of a turn
+
+    private var turnWanted = false
+
+    /// Makes sure an end of turn runs soon: the current turn's, or the next one.
+    private func touchTurn() {
+        turnWanted = true
+        if !loop.isInLoopThread { loop.execute {} }
+    }
+
+    private func endTurn() {
+        guard !pending.isEmpty || !touched.isEmpty || !heldBack.isEmpty || turnWanted || (journal?.hasPending ?? false) else { return }
+        turnWanted = false
+        // Frames held back until their clients read some answers, now that they may have.
+        for number in heldBack.sorted() where clients[number].map(canRead) ?? false {
+            handleFrames(number)
+            updateBudget(number)
+        }
+        if let journal, journal.hasPending, !failed {
+            do {
+                try journal.commit { snapshotContent() }
+            } catch {
+                fail(error)
+                return
+            }
+            armJournalCheck()
+        }
+        if let journal, journal.ticket > syncedTicket {
+            // Not on disk yet: the turn's output waits for the sync of the last write.
+            if !pending.isEmpty {
+                awaitingSync.append((journal.ticket, pending))
+                pending.removeAll(keepingCapacity: true)
+            }
+        } else {
+            release()
+        }
+        settleTouched()
+    }
+
+    private func settleTouched() {
+        for number in touched.sorted() { settle(number) }
+        touched.removeAll(keepingCapacity: true)
+    }
+
+    /// The group syncer synced the journal up to a write: the output that waited for it goes.
+    private func journalSynced(_ result: Result<UInt64, SystemError>) {
+        guard !failed, let journal else { return }
+        let ticket: UInt64
+        switch result {
+        case let .success(synced):
+            ticket = synced
+        case let .failure(error):
+            log("the journal cannot be synced (\(error)); stopping so that nothing unrecorded is acknowledged")
+            fail(JournalFailure(reason: error.description))
+            return
+        }
+        guard ticket > syncedTicket else { return }
+        do {
+            try journal.synced { snapshotContent() }
+        } catch {
+            fail(error)
+            return
+        }
+        syncedTicket = ticket
+        let turn = pending
+        pending.removeAll(keepingCapacity: true)
+        while let first = awaitingSync.first, first.ticket <= ticket {
+            awaitingSync.removeFirst()
+            pending = first.output
+            release()
+        }
+        // This turn's own output, if it had any, follows (its ends-of-turn handle it).
+        pending = turn
+        settleTouched()
+    }
+
+    private var journalCheckArmed = false
+
+    /// Under `batch` and `never`, the journal checks that its file is still in place within
+    /// 100 ms of a write, also when nothing more is written.
+    private func armJournalCheck() {
+        guard let journal, journal.needsCheck, !journalCheckArmed else { return }
+        journalCheckArmed = true
+        loop.schedule(after: FsyncPolicy.batchInterval) { [weak self] in
+            self?.assumeIsolated { $0.checkJournal() }
+        }
+    }
+
+    private func checkJournal() {
+        journalCheckArmed = false
+        guard let journal, !failed else { return }
+        do {
+            try journal.commit { snapshotContent() }
+        } catch {
+            fail(error)
+            return
+        }
+        armJournalCheck()
+    }
+
+    /// The state now, for a snapshot (the journal asks for it only when it needs one).
+    private func snapshotContent() -> SnapshotContent<State> {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return SnapshotContent(revision: kernel.revision, at: Double(now.tv_sec), state: kernel.state, ledger: kernel.ledger)
+    }
+
+    private func fail(_ error: JournalFailure) {
+        failed = true
+        pending.removeAll()
+        awaitingSync.removeAll()
+        journalFailed(error)
+    }
+
+    /// Hands the turn's output to the clients, in order.
+    private func release() {
+        guard !pending.isEmpty else { return }
+        let turn = pending
+        pending.removeAll(keepingCapacity: true)
+        for item in turn {
+            switch item {
+            case let .frame(number, bytes, isAnswer):
+                guard clients[number] != nil else { continue }
+                if isAnswer { clients[number]!.owed -= 1 }
+                if clients[number]!.lagging {
+                    // Held, so that it does not overtake the rendition of its revision.
+                    clients[number]!.held.append((bytes, isAnswer))
+                } else {
+                    clients[number]!.output.append(bytes, isAnswer: isAnswer)
+                }
+                touched.insert(number)
+            case let .welcome(number, bytes):
+                guard let client = clients[number] else { continue }
+                client.output.append(bytes)
+                client.greeted = true
+                touched.insert(number)
+            case let .rendition(bytes):
+                for number in receivers {
+                    // Not before its welcome, which holds this revision or a later one.
+                    guard let client = clients[number], client.greeted, !client.finishing else { continue }
+                    if client.lagging || client.output.unsent >= limits.renditionHighWater {
+                        // Skipped: the snapshot it gets once it catches up supersedes it.
+                        client.lagging = true
+                    } else {
+                        client.output.append(bytes)
+                    }
+                    touched.insert(number)
+                }
+            case let .notice(bytes):
+                for number in receivers {
+                    guard let client = clients[number], client.greeted, !client.finishing else { continue }
+                    if client.lagging || client.output.unsent >= limits.renditionHighWater {
+                        client.lagging = true
+                        client.held.append((bytes, false))
+                        client.heldMessages += 1
+                    } else {
+                        client.output.append(bytes)
+                    }
+                    touched.insert(number)
+                    if client.heldMessages > limits.heldMessageLimit { tooSlow(number) }
+                }
+            case let .presence(except):
+                let bytes = Self.frame(ServerMessage<State>.presence(Presence(shells: receivers.count)))
+                for number in receivers where number != except {
+                    guard let client = clients[number], client.greeted, !client.finishing else { continue }
+                    if client.lagging {
+                        // Only the newest count matters: it follows the snapshot.
+                        client.missedPresence = true
+                    } else {
+                        client.output.append(bytes)
+                    }
+                    touched.insert(number)
+                }
+            case let .finish(number):
+                guard clients[number] != nil else { continue }
+                clients[number]!.deadline = ContinuousClock.now + limits.closingGrace
+                touched.insert(number)
+                let deadline = limits.closingGrace
+                loop.schedule(after: deadline) { [weak self] in
+                    self?.assumeIsolated { engine in
+                        guard engine.clients[number]?.finishing == true else { return }
+                        engine.touched.insert(number)
+                        engine.turnWanted = true
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes what waits for a client, catches a lagging shell up once it has read enough,
+    /// closes a finished client once it is done, and watches its socket for what it needs.
+    private func settle(_ number: Int) {
+        guard let client = clients[number] else { return }
+        if client.lagging, client.output.unsent < limits.renditionLowWater, !client.finishing {
+            // The newest state supersedes every rendition it missed; the answers held
+            // meanwhile follow it.
+            let snapshot = Rendition<State>(revision: kernel.revision, content: .snapshot(kernel.state))
+            client.output.append(Self.frame(ServerMessage<State>.rendition(snapshot)))
+            if client.missedPresence {
+                client.output.append(Self.frame(ServerMessage<State>.presence(Presence(shells: receivers.count))))
+            }
+            catchUp(client)
+        } else if client.lagging, client.finishing, client.output.unsent < limits.renditionLowWater {
+            // Ending: what it is owed, and the error or bye that ends it, without a snapshot.
+            catchUp(client)
+        }
+        guard client.output.flush(to: client.fd) else {
+            dropClient(number)
+            return
+        }
+        if client.output.unsent > limits.outputHardLimit {
+            log("disconnecting \(client.hello.map { "\($0.role.rawValue) '\(PeerText.forLog($0.name))'" } ?? client.peer): it fell too far behind (\(client.output.unsent) bytes unread)")
+            dropClient(number)
+            return
+        }
+        // Its session ends once the finish is handed over (after everything queued before it,
+        // which may wait for the journal) and written, or at the deadline.
+        if client.finishing, let deadline = client.deadline, client.output.isEmpty && client.held.isEmpty || ContinuousClock.now >= deadline {
+            dropClient(number)
+            return
+        }
+        var wanted: UInt32 = 0
+        if canRead(client), !client.finishing { wanted |= EPOLLIN.rawValue | EPOLLRDHUP.rawValue }
+        if !client.output.isEmpty { wanted |= EPOLLOUT.rawValue }
+        if wanted != client.interest, let token = client.token {
+            loop.modify(client.fd, token: token, events: wanted)
+            client.interest = wanted
+        }
+        // A client that may read again, with frames waiting in its decoder, has them handled
+        // next turn (no new bytes may come to wake it).
+        if canRead(client), client.decoder.bufferedByteCount > 0 {
+            heldBack.insert(number)
+            turnWanted = true
+            loop.execute {}
+        }
+    }
+
+    /// Hands a lagging client the messages held for it, in order.
+    private func catchUp(_ client: EngineClient) {
+        for (bytes, isAnswer) in client.held { client.output.append(bytes, isAnswer: isAnswer) }
+        client.held = []
+        client.heldMessages = 0
+        client.missedPresence = false
+        client.lagging = false
+    }
+
+    /// A client that let too many notices pile up unread: what it is not owed is dropped, the
+    /// answers it is owed are kept, and it is let go with `too_slow` after them.
+    private func tooSlow(_ number: Int) {
+        guard let client = clients[number], !client.finishing else { return }
+        client.held = client.held.filter(\.isAnswer)
+        client.heldMessages = 0
+        client.held.append((Self.frame(ServerMessage<State>.error(ErrorMessage(
+            .tooSlow, "this client fell \(limits.heldMessageLimit) messages behind; read what the core sends, then reconnect"))), false))
+        log("disconnecting \(client.hello.map { "\($0.role.rawValue) '\(PeerText.forLog($0.name))'" } ?? client.peer): it fell \(limits.heldMessageLimit) messages behind")
+        finish(number)
+        // The finish item is handed over next turn.
+        turnWanted = true
+        loop.execute {}
+    }
+
+    /// Closes a client's connection and forgets it.
+    private func dropClient(_ number: Int) {
+        guard let client = clients.removeValue(forKey: number) else { return }
+        if let token = client.token { loop.deregister(client.fd, token: token) }
+        close(client.fd)
+        if case let .awaitingHello(timer?) = client.phase { loop.cancel(timer) }
+        budgetTotal -= client.budgetHeld
+        heldBack.remove(number)
+        touched.remove(number)
+        if receivers.remove(number) != nil, let hello = client.hello {
+            log("detached \(hello.role.rawValue) '\(PeerText.forLog(hello.name))' (client \(PeerText.forLog(hello.client)))")
+            if !stopped { announcePresence(except: nil) }
+        }
+        if clients.isEmpty, !stopWaiters.isEmpty {
+            let waiters = stopWaiters
+            stopWaiters = []
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    /// The frame of a message (its JSON, with the length prefix).
+    static func frame(_ message: ServerMessage<State>) -> [UInt8] {
+        do {
+            return try Frame.encode(WireJSON.encode(message), maximumPayloadLength: Frame.absoluteMaximumPayloadLength)
+        } catch {
+            return FramePump.errorFrame(.internalError, "the core could not send a message: \(error)")
+        }
+    }
+}
+
+/// A weak reference to an engine, for the effects' runtime it creates before it exists.
+private final class WeakEngine<State: Codable & Sendable & Diffable, Action: Codable & Sendable, Environment: Sendable>: Sendable {
+    private let reference = Mutex<Weak?>(nil)
+
+    private struct Weak {
+        weak var engine: CoreEngine<State, Action, Environment>?
+    }
+
+    var value: CoreEngine<State, Action, Environment>? {
+        get { reference.withLock { $0?.engine } }
+        set { reference.withLock { $0 = Weak(engine: newValue) } }
+    }
+}
+
+/// Answers written by hand: they are the most frequent frames, and their JSON is fixed.
+enum AnswerFrames {
+    /// `{"ack":{"revision":R,"seq":S}}`, framed (keys sorted, as every frame of the core).
+    static func ack(seq: UInt64, revision: UInt64) -> [UInt8] {
+        var payload: [UInt8] = []
+        payload.reserveCapacity(48)
+        payload += #"{"ack":{"revision":"#.utf8
+        payload += String(revision).utf8
+        payload += #","seq":"#.utf8
+        payload += String(seq).utf8
+        payload += "}}".utf8
+        let length = UInt32(payload.count)
+        return [UInt8(length >> 24), UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)] + payload
+    }
+}

@@ -1,0 +1,145 @@
+import Glibc
+import Wire
+
+/// The bytes waiting to be written to one client, and how many of them are answers (acks and
+/// rejects), so that a client that does not read its answers can be held back before it has
+/// more unanswered actions than the ledger remembers.
+struct OutputBuffer {
+    private var bytes: [UInt8] = []
+    private var head = 0
+    /// Where each answer still queued ends, oldest first (offsets into ``bytes``).
+    private var answerEnds: [Int] = []
+    private var answerHead = 0
+
+    /// Bytes not written yet.
+    var unsent: Int { bytes.count - head }
+
+    /// Answers not completely written yet.
+    var answers: Int { answerEnds.count - answerHead }
+
+    var isEmpty: Bool { unsent == 0 }
+
+    mutating func append(_ frame: [UInt8], isAnswer: Bool = false) {
+        bytes += frame
+        if isAnswer { answerEnds.append(bytes.count) }
+    }
+
+    /// Writes as much as the socket takes now; returns false when the socket failed.
+    mutating func flush(to fd: Int32) -> Bool {
+        while head < bytes.count {
+            let sent = bytes.withUnsafeBytes { raw in
+                send(fd, raw.baseAddress! + head, raw.count - head, Int32(MSG_NOSIGNAL))
+            }
+            if sent > 0 {
+                head += sent
+            } else if sent < 0, errno == EINTR {
+                continue
+            } else if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                break
+            } else {
+                return false
+            }
+        }
+        while answerHead < answerEnds.count, answerEnds[answerHead] <= head { answerHead += 1 }
+        compact()
+        return true
+    }
+
+    /// Drops everything not yet written (a client that is gone).
+    mutating func discard() {
+        bytes = []
+        head = 0
+        answerEnds = []
+        answerHead = 0
+    }
+
+    private mutating func compact() {
+        if head == bytes.count {
+            bytes.removeAll(keepingCapacity: bytes.capacity <= 1 << 20)
+            head = 0
+            answerEnds.removeAll(keepingCapacity: true)
+            answerHead = 0
+        } else if head > 1 << 16, head > bytes.count / 2 {
+            bytes.removeSubrange(0 ..< head)
+            answerEnds = answerEnds[answerHead...].map { $0 - head }
+            answerHead = 0
+            head = 0
+        }
+    }
+}
+
+/// One client of a core's engine, as the engine keeps it: its socket, what it has sent that is
+/// not yet a whole frame, where its session is, and what waits to be written to it. A class,
+/// used on the engine's thread only, so that its buffers are changed in place, never copied.
+final class EngineClient {
+    enum Phase {
+        /// Connected; its hello is awaited until the timer fires.
+        case awaitingHello(EventLoop.Timer?)
+        /// Welcomed.
+        case welcomed(Hello)
+    }
+
+    let number: Int
+    let fd: Int32
+    var token: UInt64?
+    /// For log lines: "pid 4242".
+    let peer: String
+    var decoder: FrameDecoder
+    var phase: Phase
+    var output = OutputBuffer()
+    /// Its welcome was handed over: renditions, notices and presence counts may follow.
+    var greeted = false
+    /// The epoll events registered for it.
+    var interest: UInt32 = 0
+    /// It sent what ends the session (a bye, a bad frame, the end of its stream): nothing more
+    /// is read, and it is closed once what it is owed is written.
+    var finishing = false
+    /// When it must be closed even if it does not read what it is owed.
+    var deadline: ContinuousClock.Instant?
+    /// Renditions are held back: too much waits to be written. It gets a snapshot of the newest
+    /// state once it has read enough, then the answers held meanwhile.
+    var lagging = false
+    /// What came for it while lagging, other than renditions (answers, notices, the error or
+    /// bye that ends it), in order: none overtakes the rendition of its revision.
+    var held: [(bytes: [UInt8], isAnswer: Bool)] = []
+    /// Notices among ``held``.
+    var heldMessages = 0
+    /// A presence count came while lagging: the newest follows its catch-up snapshot.
+    var missedPresence = false
+    /// Bytes of partial frames it holds against the input budget.
+    var budgetHeld = 0
+    /// Answers queued in this turn's output and not yet handed to it.
+    var owed = 0
+
+    var hello: Hello? {
+        if case let .welcomed(hello) = phase { return hello }
+        return nil
+    }
+
+    /// Whether it receives renditions, notices and presence.
+    var receivesRenditions: Bool { hello?.role.receivesRenditions ?? false }
+
+    init(number: Int, fd: Int32, peer: String, decoder: FrameDecoder, phase: Phase) {
+        self.number = number
+        self.fd = fd
+        self.peer = peer
+        self.decoder = decoder
+        self.phase = phase
+    }
+}
+
+/// What an engine's client port or listener port was woken for.
+final class EnginePort: EventHandler, Sendable {
+    /// Which client (or 0 for the listening socket).
+    let number: Int
+    let handle: @Sendable (Int, UInt32) -> Void
+
+    init(number: Int, handle: @escaping @Sendable (Int, UInt32) -> Void) {
+        self.number = number
+        self.handle = handle
+    }
+
+    func handleEvents(_ events: UInt32, scratch: UnsafeMutableRawBufferPointer) {
+        handle(number, events)
+    }
+}

@@ -1,0 +1,165 @@
+import ActorNode
+import Glibc
+import Wire
+
+/// One benchmark connection, speaking the protocol with frames made once, as
+/// `redis-benchmark` does, so that what is measured is the core, not the client's runtime:
+/// each action's frame is its template with the `seq` spliced in. The hello and welcome are
+/// exchanged blocking; then the socket is non-blocking, and ``BenchDriver`` runs every
+/// connection from one thread, as `redis-benchmark` runs its clients from one event loop.
+struct BenchConnection {
+    enum Failure: Error, CustomStringConvertible {
+        case connect(String)
+        case closed
+        case unexpected(String)
+
+        var description: String {
+            switch self {
+            case let .connect(reason): reason
+            case .closed: "the core closed the connection"
+            case let .unexpected(frame): "unexpected answer: \(PeerText.forLog(frame))"
+            }
+        }
+    }
+
+    let fd: Int32
+    private var buffer = [UInt8](repeating: 0, count: 64 << 10)
+    private var start = 0
+    private var end = 0
+    /// The action's frame before and after its seq.
+    private let head: [UInt8]
+    private let tail: [UInt8]
+    private var frame: [UInt8] = []
+    private var seq: UInt64 = 0
+
+    /// Connects, says hello as `client` in `role`, and reads the welcome.
+    /// - Parameters:
+    ///   - path: the core's socket.
+    ///   - client: the client id.
+    ///   - role: script (acks only) or watcher (renditions only).
+    ///   - action: the action each ``send()`` sends.
+    init(path: String, client: String, role: ClientRole = .script, action: JSONValue) throws(Failure) {
+        var attempts = 0
+        var connected: Int32 = -1
+        while connected < 0 {
+            switch try? UnixSocket.connect(to: path) {
+            case let .connected(fd)?: connected = fd
+            case .busy?:
+                attempts += 1
+                guard attempts < 5000 else { throw .connect("\(path): the core's backlog stays full") }
+                usleep(1000)
+            case let .failed(error)?: throw .connect(error.description)
+            case nil: throw .connect("\(path): the path is too long")
+            }
+        }
+        fd = connected
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK)
+        let placeholder: UInt64 = 987_654_321_987_654_321
+        guard let template = try? WireJSON.encode(ClientMessage<JSONValue>.action(ActionRequest(client: client, seq: placeholder, action: action))),
+              let at = Self.find(Array(String(placeholder).utf8), in: template)
+        else { throw .connect("the action cannot be encoded") }
+        head = Array(template[..<at])
+        tail = Array(template[(at + String(placeholder).utf8.count)...])
+        guard let hello = try? WireJSON.encode(ClientMessage<JSONValue>.hello(Hello(role: role, client: client, name: "cama-bench"))) else {
+            throw .connect("the hello cannot be encoded")
+        }
+        try write(Self.framed(hello))
+        guard let welcome = try readFrame(blocking: true), welcome.starts(with: Array(#"{"welcome""#.utf8)) else {
+            throw .unexpected("no welcome")
+        }
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+    }
+
+    /// Sends the action with the next seq.
+    mutating func send() throws(Failure) {
+        seq += 1
+        frame.removeAll(keepingCapacity: true)
+        let digits = String(seq).utf8
+        let length = UInt32(head.count + digits.count + tail.count)
+        frame += [UInt8(length >> 24), UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)]
+        frame += head
+        frame += digits
+        frame += tail
+        try write(frame)
+    }
+
+    /// Reads what the socket has; returns how many acks came (throws on anything else).
+    mutating func receiveAcks() throws(Failure) -> Int {
+        var acks = 0
+        while let answer = try readFrame(blocking: false) {
+            guard answer.starts(with: Array(#"{"ack""#.utf8)) else { throw .unexpected(String(decoding: answer.prefix(200), as: UTF8.self)) }
+            acks += 1
+        }
+        return acks
+    }
+
+    /// The next frame's payload; nil when none is whole and the socket has no more for now.
+    mutating func readFrame(blocking: Bool) throws(Failure) -> [UInt8]? {
+        while true {
+            if end - start >= 4 {
+                let length = buffer[start ..< start + 4].reduce(0) { $0 << 8 | Int($1) }
+                if end - start >= 4 + length {
+                    let payload = Array(buffer[start + 4 ..< start + 4 + length])
+                    start += 4 + length
+                    if start == end { start = 0; end = 0 }
+                    return payload
+                }
+                if 4 + length > buffer.count - start {
+                    // Make room: move what is buffered to the front, grow if needed.
+                    buffer = Array(buffer[start ..< end]) + [UInt8](repeating: 0, count: max(buffer.count, 4 + length))
+                    end -= start
+                    start = 0
+                }
+            } else if start > 0, buffer.count - start < 4 {
+                buffer = Array(buffer[start ..< end]) + [UInt8](repeating: 0, count: buffer.count)
+                end -= start
+                start = 0
+            }
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + end, $0.count - end) }
+            if count > 0 {
+                end += count
+            } else if count < 0, errno == EINTR {
+                continue
+            } else if count < 0, errno == EAGAIN, !blocking {
+                return nil
+            } else {
+                throw .closed
+            }
+        }
+    }
+
+    func close() {
+        _ = Glibc.close(fd)
+    }
+
+    private func write(_ bytes: [UInt8]) throws(Failure) {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if sent > 0 {
+                offset += sent
+            } else if sent < 0, errno == EINTR {
+                continue
+            } else if sent < 0, errno == EAGAIN {
+                var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&ready, 1, 1000)
+            } else {
+                throw .closed
+            }
+        }
+    }
+
+    private static func framed(_ payload: [UInt8]) -> [UInt8] {
+        let length = UInt32(payload.count)
+        return [UInt8(length >> 24), UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)] + payload
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard needle.count <= haystack.count else { return nil }
+        for index in 0 ... haystack.count - needle.count where haystack[index ..< index + needle.count].elementsEqual(needle) {
+            return index
+        }
+        return nil
+    }
+}
