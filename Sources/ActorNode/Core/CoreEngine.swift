@@ -842,14 +842,14 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
                 touched.insert(number)
             case let .welcome(number, bytes):
                 guard let client = clients[number] else { continue }
-                client.output.append(bytes)
+                client.output.append(bytes, isWholeState: true)
                 client.greeted = true
                 touched.insert(number)
             case let .rendition(bytes):
                 for number in receivers {
                     // Not before its welcome, which holds this revision or a later one.
                     guard let client = clients[number], client.greeted, !client.finishing else { continue }
-                    if client.lagging || client.output.unsent >= limits.renditionHighWater {
+                    if client.lagging || client.output.unsentAfterState >= limits.renditionHighWater {
                         // Skipped: the snapshot it gets once it catches up supersedes it.
                         client.lagging = true
                     } else {
@@ -860,7 +860,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
             case let .notice(bytes):
                 for number in receivers {
                     guard let client = clients[number], client.greeted, !client.finishing else { continue }
-                    if client.lagging || client.output.unsent >= limits.renditionHighWater {
+                    if client.lagging || client.output.unsentAfterState >= limits.renditionHighWater {
                         client.lagging = true
                         client.held.append((bytes, false))
                         client.heldMessages += 1
@@ -906,7 +906,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
             // The newest state supersedes every rendition it missed; the answers held
             // meanwhile follow it.
             let snapshot = Rendition<State>(revision: kernel.revision, content: .snapshot(kernel.state))
-            client.output.append(Self.frame(ServerMessage<State>.rendition(snapshot)))
+            client.output.append(Self.frame(ServerMessage<State>.rendition(snapshot)), isWholeState: true)
             if client.missedPresence {
                 client.output.append(Self.frame(ServerMessage<State>.presence(Presence(shells: receivers.count))))
             }

@@ -11,17 +11,26 @@ struct OutputBuffer {
     private var answerEnds: [Int] = []
     private var answerHead = 0
 
+    /// Where the last whole-state frame queued (a welcome, a snapshot) ends.
+    private var stateFrameEnd = 0
+
     /// Bytes not written yet.
     var unsent: Int { bytes.count - head }
+
+    /// Bytes not written yet that came after the last whole state queued: what a shell that is
+    /// still reading a big welcome or snapshot has fallen behind by, since the patches after it
+    /// are all it needs once it has read it.
+    var unsentAfterState: Int { bytes.count - max(head, stateFrameEnd) }
 
     /// Answers not completely written yet.
     var answers: Int { answerEnds.count - answerHead }
 
     var isEmpty: Bool { unsent == 0 }
 
-    mutating func append(_ frame: [UInt8], isAnswer: Bool = false) {
+    mutating func append(_ frame: [UInt8], isAnswer: Bool = false, isWholeState: Bool = false) {
         bytes += frame
         if isAnswer { answerEnds.append(bytes.count) }
+        if isWholeState { stateFrameEnd = bytes.count }
     }
 
     /// Writes as much as the socket takes now; returns false when the socket failed.
@@ -51,6 +60,7 @@ struct OutputBuffer {
         head = 0
         answerEnds = []
         answerHead = 0
+        stateFrameEnd = 0
     }
 
     private mutating func compact() {
@@ -59,10 +69,12 @@ struct OutputBuffer {
             head = 0
             answerEnds.removeAll(keepingCapacity: true)
             answerHead = 0
+            stateFrameEnd = 0
         } else if head > 1 << 16, head > bytes.count / 2 {
             bytes.removeSubrange(0 ..< head)
             answerEnds = answerEnds[answerHead...].map { $0 - head }
             answerHead = 0
+            stateFrameEnd = max(0, stateFrameEnd - head)
             head = 0
         }
     }

@@ -58,7 +58,7 @@ struct UIState: Equatable, Sendable {
 
     /// Keeps the selection on the same item after the list changed; when that item is gone,
     /// on the one now at its place (the first one, to begin with).
-    mutating func follow(_ items: [TodoItem]) {
+    mutating func follow<Items: RandomAccessCollection<TodoItem>>(_ items: Items) where Items.Index == Int {
         if let id = selectedID, let index = items.firstIndex(where: { $0.id == id }) {
             selectedIndex = index
             return
@@ -73,7 +73,7 @@ struct UIState: Equatable, Sendable {
     }
 
     /// Moves the selection by `delta` rows, within the list.
-    mutating func moveSelection(by delta: Int, in items: [TodoItem]) {
+    mutating func moveSelection<Items: RandomAccessCollection<TodoItem>>(by delta: Int, in items: Items) where Items.Index == Int {
         guard !items.isEmpty else { return }
         selectedIndex = min(max(0, selectedIndex + delta), items.count - 1)
         selectedID = items[selectedIndex].id

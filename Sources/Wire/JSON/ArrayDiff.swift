@@ -9,10 +9,16 @@ enum ArrayDiff {
     /// change of one element that stayed in place; `encode` gives the JSON of a new element.
     /// If the list changed so much that the operations would outnumber its elements, the whole
     /// list is replaced instead.
+    ///
+    /// `old` and `new` may be the middle of longer lists (a ``ChunkedArray``'s, whose shared
+    /// ends were skipped): `offset` is then the index of their first element in the list,
+    /// `totalCount` the new list's length, and `encodeWhole` the new list's JSON.
     static func appendPatch<Element: Equatable>(
-        from old: [Element], to new: [Element], at path: JSONPointer, into patch: inout JSONPatch,
+        from old: [Element], to new: [Element], at path: JSONPointer,
+        offset: Int = 0, totalCount: Int? = nil, into patch: inout JSONPatch,
         diffElement: (Element, Element, JSONPointer, inout JSONPatch) throws -> Void,
-        encode: (Element) throws -> JSONValue
+        encode: (Element) throws -> JSONValue,
+        encodeWhole: (() throws -> JSONValue)? = nil
     ) throws {
         var prefix = 0
         while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] {
@@ -26,34 +32,36 @@ enum ArrayDiff {
         let oldMiddle = old[prefix ..< old.count - suffix]
         let newMiddle = new[prefix ..< new.count - suffix]
         if oldMiddle.isEmpty, newMiddle.isEmpty { return }
+        // Where a local position is in the whole list.
+        func at(_ index: Int) -> JSONPointer { path.appending(index: offset + index) }
         let last = prefix + oldMiddle.count - 1
 
         if oldMiddle.count == newMiddle.count, oldMiddle.count >= 2 {
             if oldMiddle.first == newMiddle.last, oldMiddle.dropFirst().elementsEqual(newMiddle.dropLast()) {
-                patch.append(.move(from: path.appending(index: prefix), to: path.appending(index: last)))
+                patch.append(.move(from: at(prefix), to: at(last)))
                 return
             }
             if oldMiddle.last == newMiddle.first, oldMiddle.dropLast().elementsEqual(newMiddle.dropFirst()) {
-                patch.append(.move(from: path.appending(index: last), to: path.appending(index: prefix)))
+                patch.append(.move(from: at(last), to: at(prefix)))
                 return
             }
         }
         var operations = JSONPatch()
         let paired = min(oldMiddle.count, newMiddle.count)
-        for offset in 0 ..< paired {
-            try diffElement(oldMiddle[prefix + offset], newMiddle[prefix + offset], path.appending(index: prefix + offset), &operations)
+        for step in 0 ..< paired {
+            try diffElement(oldMiddle[prefix + step], newMiddle[prefix + step], at(prefix + step), &operations)
         }
         if newMiddle.count > paired {
             for index in prefix + paired ..< prefix + newMiddle.count {
-                operations.append(.add(path.appending(index: index), try encode(new[index])))
+                operations.append(.add(at(index), try encode(new[index])))
             }
         } else if oldMiddle.count > paired {
             for index in (prefix + paired ..< prefix + oldMiddle.count).reversed() {
-                operations.append(.remove(path.appending(index: index)))
+                operations.append(.remove(at(index)))
             }
         }
-        if operations.count > max(1, new.count) {
-            patch.append(.replace(path, .array(try new.map(encode))))
+        if operations.count > max(1, totalCount ?? new.count) {
+            patch.append(.replace(path, try encodeWhole?() ?? .array(new.map(encode))))
         } else {
             patch.append(contentsOf: operations)
         }

@@ -1,0 +1,250 @@
+/// An array for the long lists of an app's state: the elements are kept in chunks of a few
+/// hundred, each shared between copies until one of them changes it. So a copy of the state
+/// (the core keeps the state before each action, to describe the change) costs a copy of the
+/// chunk list, a change costs a copy of one chunk, and the diff of two versions skips every
+/// chunk they share: an action's cost does not grow with the length of the list.
+///
+/// It is a `RandomAccessCollection`, `MutableCollection` and `RangeReplaceableCollection` with
+/// `Int` indices from 0, like `Array`, and its JSON is an array's; reducers written against an
+/// `Array` work unchanged. Indexing costs a binary search over the chunks.
+public struct ChunkedArray<Element> {
+    /// Elements a chunk holds at most before it is split in two.
+    static var chunkCapacity: Int { 512 }
+
+    /// A run of elements, never changed once made (a change makes a new chunk), so that copies
+    /// share it safely.
+    final class Chunk {
+        let elements: [Element]
+
+        init(_ elements: [Element]) {
+            self.elements = elements
+        }
+    }
+
+    private(set) var chunks: [Chunk]
+    /// The index of each chunk's first element.
+    private var starts: [Int]
+    public private(set) var count: Int
+
+    /// An empty list.
+    public init() {
+        chunks = []
+        starts = []
+        count = 0
+    }
+
+    /// The elements of `elements`, in order.
+    /// - Parameter elements: the elements.
+    public init<S: Sequence>(_ elements: S) where S.Element == Element {
+        self.init()
+        var run: [Element] = []
+        run.reserveCapacity(Self.chunkCapacity / 2)
+        for element in elements {
+            run.append(element)
+            if run.count == Self.chunkCapacity / 2 {
+                appendChunk(run)
+                run.removeAll(keepingCapacity: true)
+            }
+        }
+        if !run.isEmpty { appendChunk(run) }
+    }
+
+    private mutating func appendChunk(_ elements: [Element]) {
+        starts.append(count)
+        chunks.append(Chunk(elements))
+        count += elements.count
+    }
+
+    /// The chunk holding `index`, and the element's offset in it.
+    private func locate(_ index: Int) -> (chunk: Int, offset: Int) {
+        precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
+        var low = 0
+        var high = starts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= index { low = middle } else { high = middle - 1 }
+        }
+        return (low, index - starts[low])
+    }
+
+    /// Replaces chunk `chunk` by `elements` (split when too long, dropped when empty), and
+    /// moves the starts of the chunks after it.
+    private mutating func replaceChunk(_ chunk: Int, with elements: [Element]) {
+        let delta = elements.count - chunks[chunk].elements.count
+        if elements.isEmpty {
+            chunks.remove(at: chunk)
+            starts.remove(at: chunk)
+        } else if elements.count > Self.chunkCapacity {
+            let half = elements.count / 2
+            chunks[chunk] = Chunk(Array(elements[..<half]))
+            chunks.insert(Chunk(Array(elements[half...])), at: chunk + 1)
+            starts.insert(starts[chunk] + half, at: chunk + 1)
+            for later in chunk + 2 ..< starts.count { starts[later] += delta }
+            count += delta
+            return
+        } else {
+            chunks[chunk] = Chunk(elements)
+        }
+        if delta != 0 {
+            for later in chunk + (elements.isEmpty ? 0 : 1) ..< starts.count { starts[later] += delta }
+            count += delta
+        }
+    }
+}
+
+extension ChunkedArray {
+    /// The elements of a run of chunks, copied chunk by chunk.
+    func elements(ofChunks range: Range<Int>) -> [Element] {
+        var result: [Element] = []
+        for chunk in range { result.append(contentsOf: chunks[chunk].elements) }
+        return result
+    }
+}
+
+extension ChunkedArray: RandomAccessCollection, MutableCollection {
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    public subscript(position: Int) -> Element {
+        get {
+            let (chunk, offset) = locate(position)
+            return chunks[chunk].elements[offset]
+        }
+        set {
+            let (chunk, offset) = locate(position)
+            var elements = chunks[chunk].elements
+            elements[offset] = newValue
+            chunks[chunk] = Chunk(elements)
+        }
+    }
+
+    /// Walks the chunks, without a search per element.
+    public struct Iterator: IteratorProtocol {
+        let chunks: [Chunk]
+        var chunk = 0
+        var offset = 0
+
+        public mutating func next() -> Element? {
+            while chunk < chunks.count {
+                let elements = chunks[chunk].elements
+                if offset < elements.count {
+                    defer { offset += 1 }
+                    return elements[offset]
+                }
+                chunk += 1
+                offset = 0
+            }
+            return nil
+        }
+    }
+
+    public func makeIterator() -> Iterator {
+        Iterator(chunks: chunks)
+    }
+}
+
+extension ChunkedArray: RangeReplaceableCollection {
+    public mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C) where C.Element == Element {
+        precondition(subrange.lowerBound >= 0 && subrange.upperBound <= count, "range \(subrange) out of bounds 0..<\(count)")
+        if subrange.isEmpty, newElements.isEmpty { return }
+        // Within one chunk (an insert, a removal, an append): only that chunk changes.
+        if !chunks.isEmpty {
+            let (chunk, offset) = subrange.lowerBound == count ? (chunks.count - 1, chunks[chunks.count - 1].elements.count) : locate(subrange.lowerBound)
+            let chunkCount = chunks[chunk].elements.count
+            if offset + subrange.count <= chunkCount, newElements.count <= Self.chunkCapacity {
+                var elements = chunks[chunk].elements
+                elements.replaceSubrange(offset ..< offset + subrange.count, with: newElements)
+                replaceChunk(chunk, with: elements)
+                return
+            }
+        }
+        // Anything larger: rebuilt (it costs what it changes, and more).
+        var all = Array(self)
+        all.replaceSubrange(subrange, with: newElements)
+        self = ChunkedArray(all)
+    }
+
+    public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
+        self = ChunkedArray()
+    }
+}
+
+extension ChunkedArray: ExpressibleByArrayLiteral {
+    public init(arrayLiteral elements: Element...) {
+        self.init(elements)
+    }
+}
+
+extension ChunkedArray: Equatable where Element: Equatable {
+    /// Shared chunks are equal without looking inside.
+    public static func == (lhs: ChunkedArray, rhs: ChunkedArray) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        if lhs.starts == rhs.starts, zip(lhs.chunks, rhs.chunks).allSatisfy({ $0 === $1 }) { return true }
+        return lhs.elementsEqual(rhs)
+    }
+}
+
+extension ChunkedArray: Hashable where Element: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for element in self { hasher.combine(element) }
+    }
+}
+
+extension ChunkedArray: Sendable where Element: Sendable {}
+extension ChunkedArray.Chunk: Sendable where Element: Sendable {}
+
+extension ChunkedArray: Decodable where Element: Decodable {
+    /// From a JSON array, as an `Array`.
+    public init(from decoder: any Decoder) throws {
+        self.init(try [Element](from: decoder))
+    }
+}
+
+extension ChunkedArray: Encodable where Element: Encodable {
+    /// A JSON array, as an `Array`'s.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for element in self { try container.encode(element) }
+    }
+}
+
+extension ChunkedArray: CustomStringConvertible {
+    public var description: String { Array(self).description }
+}
+
+extension ChunkedArray: Diffable where Element: Diffable & Identifiable {
+    /// As an `Array`'s (see ``ArrayDiff``), but the chunks both versions share at either end are
+    /// skipped without looking inside: after one action, only the chunk it changed is compared.
+    public func appendPatch(from old: ChunkedArray, at path: JSONPointer, to patch: inout JSONPatch) throws {
+        var prefix = 0
+        var chunk = 0
+        while chunk < old.chunks.count, chunk < chunks.count, old.chunks[chunk] === chunks[chunk] {
+            prefix += chunks[chunk].elements.count
+            chunk += 1
+        }
+        var suffix = 0
+        var fromEnd = 1
+        while fromEnd <= old.chunks.count - chunk, fromEnd <= chunks.count - chunk,
+              old.chunks[old.chunks.count - fromEnd] === chunks[chunks.count - fromEnd] {
+            suffix += chunks[chunks.count - fromEnd].elements.count
+            fromEnd += 1
+        }
+        let oldMiddle = old.elements(ofChunks: chunk ..< old.chunks.count - fromEnd + 1)
+        let newMiddle = elements(ofChunks: chunk ..< chunks.count - fromEnd + 1)
+        if oldMiddle.isEmpty, newMiddle.isEmpty { return }
+        var operations = JSONPatch()
+        try ArrayDiff.appendPatch(
+            from: oldMiddle, to: newMiddle, at: path, offset: prefix, totalCount: count, into: &operations,
+            diffElement: { old, new, path, patch in
+                if old.id == new.id {
+                    try new.appendPatch(from: old, at: path, to: &patch)
+                } else {
+                    patch.append(.replace(path, try JSONValue(encoding: new)))
+                }
+            },
+            encode: { try JSONValue(encoding: $0) },
+            encodeWhole: { try JSONValue(encoding: self) })
+        patch.append(contentsOf: operations)
+    }
+}

@@ -1,0 +1,117 @@
+import ActorNode
+import Synchronization
+import Testing
+@testable import Wire
+
+/// A chunked array behaves as an `Array` does, and its diff looks only at what changed.
+@Suite("ChunkedArray")
+struct ChunkedArrayTests {
+    struct Row: Codable, Sendable, Equatable, Identifiable, Diffable {
+        var id: Int
+        var text: String
+    }
+
+    @Test("random edits give the same elements, count and JSON as an Array's")
+    func behavesAsAnArray() throws {
+        var random = SeededRandom(seed: 7)
+        var model: [Row] = []
+        var chunked = ChunkedArray<Row>()
+        var nextId = 1
+        for step in 0 ..< 6000 {
+            let choice = random.next() % 10
+            if model.isEmpty || choice < 4 {
+                let row = Row(id: nextId, text: "r\(nextId)")
+                nextId += 1
+                if choice % 2 == 0 {
+                    model.append(row)
+                    chunked.append(row)
+                } else {
+                    let at = Int(random.next() % UInt64(model.count + 1))
+                    model.insert(row, at: at)
+                    chunked.insert(row, at: at)
+                }
+            } else if choice < 6 {
+                let at = Int(random.next() % UInt64(model.count))
+                #expect(model.remove(at: at) == chunked.remove(at: at))
+            } else if choice < 9 {
+                let at = Int(random.next() % UInt64(model.count))
+                model[at].text += "!"
+                chunked[at].text += "!"
+            } else if step % 500 == 0 {
+                let lower = Int(random.next() % UInt64(model.count))
+                let upper = lower + Int(random.next() % UInt64(model.count - lower + 1))
+                let replacement = (0 ..< 700).map { Row(id: nextId + $0, text: "bulk") }
+                nextId += 700
+                model.replaceSubrange(lower ..< upper, with: replacement)
+                chunked.replaceSubrange(lower ..< upper, with: replacement)
+            }
+            guard chunked.count == model.count, step % 100 != 0 || chunked.elementsEqual(model) else {
+                Issue.record("step \(step): differs from the model")
+                return
+            }
+        }
+        #expect(chunked.elementsEqual(model))
+        for index in stride(from: 0, to: model.count, by: 97) {
+            #expect(chunked[index] == model[index])
+        }
+        #expect(try WireJSON.encode(chunked) == WireJSON.encode(model))
+        #expect(try WireJSON.decode(ChunkedArray<Row>.self, from: WireJSON.encode(model)) == chunked)
+        chunked.removeAll()
+        #expect(chunked.isEmpty && chunked == [])
+    }
+
+    @Test("its patch takes the old JSON to the new after any edit")
+    func patchesApply() throws {
+        var random = SeededRandom(seed: 11)
+        var current = ChunkedArray((1 ... 1200).map { Row(id: $0, text: "r\($0)") })
+        var nextId = 1201
+        for _ in 0 ..< 150 {
+            let old = current
+            switch random.next() % 4 {
+            case 0:
+                current.insert(Row(id: nextId, text: "new"), at: Int(random.next() % UInt64(current.count + 1)))
+                nextId += 1
+            case 1:
+                current.remove(at: Int(random.next() % UInt64(current.count)))
+            case 2:
+                current[Int(random.next() % UInt64(current.count))].text = "edited \(nextId)"
+                nextId += 1
+            default:
+                let row = current.remove(at: Int(random.next() % UInt64(current.count)))
+                current.insert(row, at: Int(random.next() % UInt64(current.count + 1)))
+            }
+            var document = try JSONValue(encoding: old)
+            let patch = try current.patch(from: old)
+            #expect(patch.count <= 2)
+            try document.apply(patch)
+            guard document == (try JSONValue(encoding: current)) else {
+                Issue.record("the patch \(patch) does not give the new list")
+                return
+            }
+        }
+    }
+
+    @Test("after one change, the diff compares the changed chunk, not the whole list")
+    func diffSkipsSharedChunks() throws {
+        Counted.comparisons.withLock { $0 = 0 }
+        var rows = ChunkedArray((1 ... 100_000).map { Counted(id: $0, value: 0) })
+        let old = rows
+        rows[50_000].value = 1
+        let patch = try rows.patch(from: old)
+        #expect(patch.count == 1)
+        let comparisons = Counted.comparisons.withLock { $0 }
+        #expect(comparisons <= 2 * 512, "\(comparisons) comparisons for one changed element")
+    }
+}
+
+/// An element that counts how often it is compared.
+struct Counted: Codable, Sendable, Identifiable, Diffable {
+    static let comparisons = Mutex(0)
+    var id: Int
+    var value: Int
+
+    static func == (lhs: Counted, rhs: Counted) -> Bool {
+        comparisons.withLock { $0 += 1 }
+        return lhs.id == rhs.id && lhs.value == rhs.value
+    }
+}
