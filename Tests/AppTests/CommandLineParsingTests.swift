@@ -19,8 +19,9 @@ struct CommandLineParsingTests {
         (["send", "-"], .send(.standardInput)),
         (["state"], .state(json: false)),
         (["state", "--json"], .state(json: true)),
-        (["watch", "--json", "--count", "3"], .watch(json: true, count: 3)),
-        (["watch"], .watch(json: false, count: nil)),
+        (["watch", "--json", "--count", "3"], .watch(format: .json, count: 3)),
+        (["watch", "--patches"], .watch(format: .patches, count: nil)),
+        (["watch"], .watch(format: .text, count: nil)),
         (["--help"], .help),
         (["send", "-h"], .help),
         (["help"], .help),
@@ -58,6 +59,8 @@ struct CommandLineParsingTests {
         (["state", "extra"], "unexpected argument 'extra'"),
         (["--timeout", "-1", "state"], "--timeout needs a number of seconds"),
         (["--json", "state"], "--json belongs after a command"),
+        (["watch", "--json", "--patches"], "watch takes --json or --patches, not both"),
+        (["state", "--patches"], "unknown option '--patches'"),
     ])
     func mistakes(arguments: [String], message: String) {
         do {

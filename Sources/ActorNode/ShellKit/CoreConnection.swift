@@ -14,7 +14,9 @@ enum CoreConnection<App: ShellApp> {
 
     /// Connects and says hello. With `reconnectFor`, the link rides through restarts of the
     /// core for that long.
-    static func open(_ options: ShellOptions, role: ClientRole, name: String, reconnectFor window: Duration? = nil) async throws(CommandFailure) -> (Link, Welcome<App.State>) {
+    static func open(
+        _ options: ShellOptions, role: ClientRole, name: String, reconnectFor window: Duration? = nil, delivery: StateDelivery = .typed
+    ) async throws(CommandFailure) -> (Link, Welcome<App.State>) {
         let path = socketPath(options)
         do {
             _ = try UnixSocket.address(path)
@@ -35,6 +37,7 @@ enum CoreConnection<App: ShellApp> {
             if let session = handedOut.take() { return session }
             return try await SocketClient.connect(to: path, timeout: timeout)
         }
+        await link.deliver(delivery)
         do {
             let welcome = try await link.open(timeout: options.timeout)
             return (link, welcome)

@@ -60,7 +60,8 @@ struct LineShell<App: ShellApp>: Sendable {
                 printed.reached(revision)
             case let .notice(text):
                 await output("notice: \(PeerText.escaped(text))\n")
-            case .presence:
+            case .presence, .document, .patch:
+                // This link delivers typed states.
                 break
             case let .reconnecting(reason):
                 await output("-- \(reason); reconnecting --\n")

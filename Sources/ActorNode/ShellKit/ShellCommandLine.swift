@@ -26,12 +26,22 @@ public enum SendInput: Sendable, Equatable {
     case standardInput
 }
 
+/// What each line of `watch` shows.
+public enum WatchFormat: Sendable, Equatable {
+    /// As the app renders a change.
+    case text
+    /// The whole state as JSON: `{...,"revision":R}`.
+    case json
+    /// What each change did, as a JSON Patch: `{"patch":[...],"revision":R}`.
+    case patches
+}
+
 /// One parsed command line of a shell.
 public enum ShellCommand: Sendable, Equatable {
     case attach
     case send(SendInput)
     case state(json: Bool)
-    case watch(json: Bool, count: Int?)
+    case watch(format: WatchFormat, count: Int?)
     case help
     case version
 
@@ -49,6 +59,7 @@ public enum ShellCommand: Sendable, Equatable {
         var json = false
         var jsonAction: String?
         var count: Int?
+        var patches = false
         var operands: [String] = []
         var wantsHelp = false
         var wantsVersion = false
@@ -67,6 +78,8 @@ public enum ShellCommand: Sendable, Equatable {
                 jsonAction = try cursor.value(for: "--json")
             case .option("--json") where name == "state" || name == "watch":
                 json = true
+            case .option("--patches") where name == "watch":
+                patches = true
             case .option("--count") where name == "watch":
                 count = try cursor.number(for: "--count", in: 1 ... Int.max)
             case let .option(option) where name == "send" && !operands.isEmpty:
@@ -74,7 +87,7 @@ public enum ShellCommand: Sendable, Equatable {
                 // ("send add -5 degrees").
                 operands.append(cursor.currentToken ?? option)
             case let .option(option):
-                if name == nil, ["--json", "--count"].contains(option) {
+                if name == nil, ["--json", "--count", "--patches"].contains(option) {
                     throw .usage("\(option) belongs after a command (e.g. '\(program) state \(option)')", program: program)
                 }
                 throw cursor.unknown(option)
@@ -100,7 +113,10 @@ public enum ShellCommand: Sendable, Equatable {
         case "state"?:
             return (options, .state(json: json))
         case "watch"?:
-            return (options, .watch(json: json, count: count))
+            if json, patches {
+                throw .usage("watch takes --json or --patches, not both", program: program)
+            }
+            return (options, .watch(format: patches ? .patches : json ? .json : .text, count: count))
         default:
             return (options, .send(try sendInput(jsonAction: jsonAction, operands: operands, program: program, verbSummary: verbSummary)))
         }
@@ -140,9 +156,10 @@ enum ShellHelp {
             ("\(program) send -", ["send one action per line from stdin (verbs or JSON)"]),
             ("\(program) state [--json]", ["print the current state"]),
             ("\(program) watch [--json] [--count N]", ["print the state now and after every change;", "stop after N states"]),
+            ("\(program) watch --patches [--count N]", ["print each change as a JSON Patch, one line", "each (the first replaces the whole state)"]),
         ]
         for (usage, explanation) in commands {
-            if usage.count > 38 {
+            if usage.count > 37 {
                 lines.append("  " + usage)
                 lines += explanation.map { String(repeating: " ", count: 41) + $0 }
             } else {
@@ -153,7 +170,10 @@ enum ShellHelp {
         lines += ["", "Options may come before or after the command and its words; put -- before text that",
                   "starts with the name of an option (after --, --socket is a word, not an option).", "", "Verbs:"]
         for form in App.verbs.flatMap(\.forms) {
-            let example = form.example.map { pad(form.summary, 32) + $0 } ?? form.summary
+            // The example in its column, under a summary too long to share the line with it.
+            let example = form.example.map {
+                form.summary.count > 30 ? form.summary + "\n" + String(repeating: " ", count: 56) + $0 : pad(form.summary, 32) + $0
+            } ?? form.summary
             if form.usage.count > 21 {
                 lines.append("  " + form.usage)
                 lines.append(String(repeating: " ", count: 24) + example)
@@ -167,7 +187,10 @@ enum ShellHelp {
         lines += [
             "",
             "--json output is one object per line: the whole state plus its revision (a key",
-            "\"revision\" beside the state's own).",
+            "\"revision\" beside the state's own); a watcher slower than the core skips to the",
+            "newest state. watch --patches prints {\"patch\":[...],\"revision\":R} per line, each",
+            "change as an RFC 6902 JSON Patch of the state's JSON, every one in order; apply each",
+            "to what the ones before made (the first replaces the whole state).",
             "",
             "Options:",
             "  --socket PATH       the core's socket (else $\(App.naming.socketVariable), else",

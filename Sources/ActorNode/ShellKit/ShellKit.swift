@@ -45,8 +45,8 @@ public enum ShellKit<App: ShellApp> {
             return try await SendCommand<App>.run(input, options: options)
         case let .state(json):
             return try await StateCommand<App>.run(json: json, options: options)
-        case let .watch(json, count):
-            return try await WatchCommand<App>.run(json: json, count: count, options: options)
+        case let .watch(format, count):
+            return try await WatchCommand<App>.run(format: format, count: count, options: options)
         }
     }
 

@@ -16,7 +16,12 @@ enum StateCommand<App: ShellApp> {
 /// at its top level, `{"revision":7,"notes":{...}}`.
 enum StateJSON {
     static func line(_ state: some Encodable, revision: UInt64) -> String {
-        guard case var .object(members) = try? JSONValue(encoding: state) else {
+        line((try? JSONValue(encoding: state)) ?? .null, revision: revision)
+    }
+
+    /// The same line from the state's JSON, without a typed state.
+    static func line(_ json: JSONValue, revision: UInt64) -> String {
+        guard case var .object(members) = json else {
             return "{\"revision\":\(revision)}\n"
         }
         members["revision"] = .integer(Int64(revision))
