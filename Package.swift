@@ -21,7 +21,9 @@ let package = Package(
         // Linux system calls the Glibc module does not export (epoll, eventfd, SO_PEERCRED, prctl).
         .target(name: "CSystemShims"),
         // What crosses the socket, for any app: frames, the protocol envelope, JSON values and patches.
-        .target(name: "Wire"),
+        // Its number formatting uses the C math library, which a program that links no
+        // Foundation would otherwise miss.
+        .target(name: "Wire", linkerSettings: [.linkedLibrary("m")]),
         // The generic runtime: channels, the store, the core-side server, the shell-side link,
         // the socket transport and process supervision parts.
         .target(name: "ActorNode", dependencies: ["Wire", "CSystemShims"]),
