@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "chat-shell", targets: ["ChatShell"]),
         .library(name: "Wire", targets: ["Wire"]),
         .library(name: "ActorNode", targets: ["ActorNode"]),
+        .library(name: "ActorNodeTesting", targets: ["ActorNodeTesting"]),
     ],
     targets: [
         // Linux system calls the Glibc module does not export (epoll, eventfd, SO_PEERCRED, prctl).

@@ -21,6 +21,8 @@ actor CoreSupervisor {
     }
 
     let executable: String
+    /// The core's name in log lines and messages (`core-daemon`, `chat-core`).
+    var coreName: String { PathName.fileName(of: executable) }
     let socket: String
     let listener: Int32
     /// More options for each core (state directory, fsync policy).
@@ -80,7 +82,7 @@ actor CoreSupervisor {
         environment["LISTEN_PID"] = nil
         let child: ChildProcess
         do {
-            // `$$` is the shell's pid, which `exec` hands on to core-daemon.
+            // `$$` is the shell's pid, which `exec` hands on to the core.
             child = try ChildProcess.spawn(
                 "/bin/sh", arguments: ["-c", #"LISTEN_PID=$$ exec "$0" "$@""#, executable, "--socket", socket] + coreArguments,
                 environment: environment, newProcessGroup: true,
@@ -95,12 +97,12 @@ actor CoreSupervisor {
         let deadline = ContinuousClock.now + readyTimeout
         while true {
             if let termination = child.termination {
-                throw CommandFailure(.rejected, "core-daemon \(termination) before it was ready")
+                throw CommandFailure(.rejected, "\(coreName) \(termination) before it was ready")
             }
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else {
                 await child.stop(grace: .seconds(1))
-                throw CommandFailure(.unreachable, "core-daemon was not ready within \(readyTimeout.readable)")
+                throw CommandFailure(.unreachable, "\(coreName) was not ready within \(readyTimeout.readable)")
             }
             let messages = notify.messages
             let slice = min(remaining, .milliseconds(200))
@@ -124,7 +126,7 @@ actor CoreSupervisor {
             let termination = await child.waitForExit()
             if stopping { return .stopped }
             if termination.isSuccess {
-                log("core-daemon (pid \(child.pid)) exited cleanly; not restarting it")
+                log("\(coreName) (pid \(child.pid)) exited cleanly; not restarting it")
                 return .exitedCleanly
             }
             if let end = await failed(child, termination) { return end }
@@ -134,7 +136,7 @@ actor CoreSupervisor {
                 do {
                     try await start()
                     started = true
-                    log("core-daemon restarted (pid \(self.child?.pid ?? 0))")
+                    log("\(self.coreName) restarted (pid \(self.child?.pid ?? 0))")
                 } catch {
                     log(error.message)
                     guard let failedChild = self.child else { return .gaveUp(error.message) }
@@ -156,13 +158,13 @@ actor CoreSupervisor {
             await logs.flush()
             let lines = logs.lastLines.suffix(10).map { "  " + $0 }.joined(separator: "\n")
             let limit = "\(policy.maximumRestarts) restart\(policy.maximumRestarts == 1 ? "" : "s")"
-            let reason = "core-daemon failed \(recent.count) times in \(Self.seconds(span)) (more than \(limit) within \(Self.seconds(policy.window))); the last was pid \(child.pid), which \(termination)"
+            let reason = "\(coreName) failed \(recent.count) \(recent.count == 1 ? "time" : "times") in \(Self.seconds(span)) (more than \(limit) within \(Self.seconds(policy.window))); the last was pid \(child.pid), which \(termination)"
             // Said in the log too: a detached launcher's stderr goes nowhere.
             log("giving up: \(reason)")
             return .gaveUp("\(reason). Its last log lines:\n\(lines)")
         }
         restarts += 1
-        log("core-daemon (pid \(child.pid)) \(termination) after \(Self.seconds(ran)); restarting in \(Self.seconds(delay))")
+        log("\(coreName) (pid \(child.pid)) \(termination) after \(Self.seconds(ran)); restarting in \(Self.seconds(delay))")
         try? await Task.sleep(for: delay)
         delay = policy.next(after: delay)
         return nil
@@ -172,9 +174,9 @@ actor CoreSupervisor {
     func stop(grace: Duration) async {
         stopping = true
         if let child, child.termination == nil {
-            log("stopping core-daemon (pid \(child.pid))")
+            log("stopping \(coreName) (pid \(child.pid))")
             if await child.stop(grace: grace) == .signaled(SIGKILL) {
-                log("core-daemon (pid \(child.pid)) did not stop within \(Self.seconds(grace)); killed it")
+                log("\(coreName) (pid \(child.pid)) did not stop within \(Self.seconds(grace)); killed it")
             }
         }
     }

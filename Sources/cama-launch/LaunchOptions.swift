@@ -36,9 +36,9 @@ struct LaunchOptions {
 
     Usage:
       cama-launch                start the core, unless one already serves the socket, and a
-                                 shell in this terminal (full screen; ? shows its keys, q
-                                 quits); quitting that shell stops the core it started (the
-                                 core logs to STATE_DIR/core.log)
+                                 shell in this terminal (the to-do shell is full screen: ?
+                                 shows its keys, q quits); quitting that shell stops the core
+                                 it started (the core logs to STATE_DIR/core.log)
       cama-launch --headless     the core only, supervised, in the foreground until SIGINT,
                                  SIGTERM or SIGHUP; the log is echoed to stderr
       cama-launch --detach       like --headless, in the background; returns once the core

@@ -251,7 +251,9 @@ enum Modes {
         do {
             session = try await SocketClient.connect(to: socket, timeout: options.timeout)
         } catch {
-            throw CommandFailure(.unreachable, "\(error); start one with 'cama-launch --detach'")
+            // The same app's words: its --core and --shell, if they were given.
+            let app = [options.core.map { "--core \($0)" }, options.shell.map { "--shell \($0)" }].compactMap { $0 }.joined(separator: " ")
+            throw CommandFailure(.unreachable, "\(error); start one with 'cama-launch --detach\(app.isEmpty ? "" : " " + app)'")
         }
         let link = ShellLink(session: session, hello: Hello(role: .script, client: "cama-launch-\(getpid())", name: "cama-launch status"))
         let welcome: Welcome<JSONValue>

@@ -137,6 +137,11 @@ struct ChatAppTests {
         let check = try await sandbox.run(.chatCore, ["--check"])
         #expect(check.status == 0, "\(check)")
         #expect(check.output.contains("replays through this version of the app to revision 60: sound"), "\(check.output)")
+        // The launcher's own lines name the core it runs.
+        let launcherLines = launcher.errorOutput.split(separator: "\n").filter { $0.contains("cama-launch[") }
+        #expect(launcherLines.contains { $0.contains("chat-core (pid") && $0.contains("restarting in") }, "\(launcherLines)")
+        #expect(launcherLines.contains { $0.contains("stopping chat-core (pid") }, "\(launcherLines)")
+        #expect(!launcherLines.contains { $0.contains("core-daemon") }, "\(launcherLines)")
     }
 
     @Test("cama-launch --core chat-core --shell chat-shell: the line shell in this terminal", .timeLimit(.minutes(1)))

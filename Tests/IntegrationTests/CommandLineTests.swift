@@ -41,5 +41,10 @@ struct CommandLineTests {
         let result = try await sandbox.run(.camaLaunch, ["status", "--socket", sandbox.socket])
         #expect(result.status == 3)
         #expect(result.error.split(separator: "\n").count == 1)
+        #expect(result.error.contains("start one with 'cama-launch --detach'"), "\(result.error)")
+        // For another app, the advice names that app's core.
+        let chat = try await sandbox.run(.camaLaunch, ["status", "--core", "chat-core", "--socket", sandbox.socket])
+        #expect(chat.status == 3)
+        #expect(chat.error.contains("start one with 'cama-launch --detach --core chat-core'"), "\(chat.error)")
     }
 }
