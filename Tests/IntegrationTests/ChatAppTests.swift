@@ -17,6 +17,9 @@ struct ChatAppTests {
         let core = try sandbox.start(.chatCore, ["--socket", sandbox.socket])
         await eventually("chat-core serves") { UnixSocket.isServing(sandbox.socket) }
         let watcher = try sandbox.start(.chatShell, ["watch", "--socket", sandbox.socket])
+        // --count counts lines printed: the welcome of an empty room and the rename print none.
+        let counted = try sandbox.start(.chatShell, ["watch", "--count", "2", "--socket", sandbox.socket])
+        try await eventually("both watchers are attached") { try await attachedShells(sandbox.socket) == 2 }
         #expect(try await chat(sandbox, "send", "post", "alice", "hi").status == 0)
         #expect(try await chat(sandbox, "send", "--json", #"{"post":{"author":"a","text":"t"}}"#).status == 0)
         #expect(try await chat(sandbox, "send", "rename", "alice", "carol").status == 0)
@@ -42,6 +45,8 @@ struct ChatAppTests {
         #expect(text.output == "revision 3: 2 messages\ncarol: hi\na: t\nposts: a 1, carol 1\n")
 
         await eventually("the watcher printed each new message") { watcher.output.contains("alice: hi\na: t\n") }
+        #expect(await counted.process.waitForExit(timeout: .seconds(10)) == .exited(0))
+        #expect(counted.output == "alice: hi\na: t\n")
 
         let attached = try await chat(sandbox, "attach", input: "post dave \"from the line shell\"\npost dave\nquit\n")
         #expect(attached.status == 0, "\(attached)")

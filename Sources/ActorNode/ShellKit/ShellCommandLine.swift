@@ -155,7 +155,7 @@ enum ShellHelp {
             ("\(program) send --json JSON", ["send one action written as JSON"]),
             ("\(program) send -", ["send one action per line from stdin (verbs or JSON)"]),
             ("\(program) state [--json]", ["print the current state"]),
-            ("\(program) watch [--json] [--count N]", ["print the state now and after every change;", "stop after N states"]),
+            ("\(program) watch [--json] [--count N]", ["print the state now and after every change;", "stop after N lines"]),
             ("\(program) watch --patches [--count N]", ["print each change as a JSON Patch, one line", "each (the first replaces the whole state)"]),
         ]
         for (usage, explanation) in commands {

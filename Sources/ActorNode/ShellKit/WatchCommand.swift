@@ -51,6 +51,8 @@ enum WatchCommand<App: ShellApp> {
                 }
                 throw CoreConnection<App>.failure(error)
             }
+            // A change the app prints nothing for is not counted: --count counts lines.
+            if line.isEmpty { continue }
             // A reader that went away (the pipe closed) ends the watch quietly.
             guard await StandardStreams.out(line) else {
                 await link.close()
