@@ -74,12 +74,6 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     private var receivers: Set<Int> = []
     /// The turn's output, released in order once the turn's journal records are written.
     private var pending: [Pending] = []
-    /// Under `--fsync always`: turns' output waiting for the sync of the journal write it
-    /// follows (by the write's ticket), oldest first. A turn's output never overtakes an
-    /// earlier turn's.
-    private var awaitingSync: [(ticket: UInt64, output: [Pending])] = []
-    /// The last journal write known synced.
-    private var syncedTicket: UInt64 = 0
     /// Clients with something to write, or to look at again, at the end of the turn.
     private var touched: Set<Int> = []
     /// Clients whose frames wait in their decoder until they read some of their answers.
@@ -149,12 +143,6 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         let engine = WeakEngine<State, Action, Environment>()
         runtime = EffectRuntime(time: time) { action in await engine.value?.applyEffectAction(action) }
         engine.value = self
-        if let journal, journal.policy == .always {
-            // The loop goes on applying the next actions while the disk syncs the last ones.
-            journal.deferSyncs(to: GroupSyncer { [loop] result in
-                loop.execute { engine.value?.assumeIsolated { $0.journalSynced(result) } }
-            })
-        }
         let id = loop.onEndOfTurn { [weak self] in
             self?.assumeIsolated { $0.endTurn() }
         }
@@ -251,7 +239,6 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         // What was applied is on disk before anyone hears the core is going.
         do {
             try journal?.flush { snapshotContent() }
-            if let journal { journalSynced(.success(journal.ticket)) }
         } catch {
             fail(error)
         }
@@ -736,53 +723,13 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
             }
             armJournalCheck()
         }
-        if let journal, journal.ticket > syncedTicket {
-            // Not on disk yet: the turn's output waits for the sync of the last write.
-            if !pending.isEmpty {
-                awaitingSync.append((journal.ticket, pending))
-                pending.removeAll(keepingCapacity: true)
-            }
-        } else {
-            release()
-        }
+        release()
         settleTouched()
     }
 
     private func settleTouched() {
         for number in touched.sorted() { settle(number) }
         touched.removeAll(keepingCapacity: true)
-    }
-
-    /// The group syncer synced the journal up to a write: the output that waited for it goes.
-    private func journalSynced(_ result: Result<UInt64, SystemError>) {
-        guard !failed, let journal else { return }
-        let ticket: UInt64
-        switch result {
-        case let .success(synced):
-            ticket = synced
-        case let .failure(error):
-            log("the journal cannot be synced (\(error)); stopping so that nothing unrecorded is acknowledged")
-            fail(JournalFailure(reason: error.description))
-            return
-        }
-        guard ticket > syncedTicket else { return }
-        do {
-            try journal.synced { snapshotContent() }
-        } catch {
-            fail(error)
-            return
-        }
-        syncedTicket = ticket
-        let turn = pending
-        pending.removeAll(keepingCapacity: true)
-        while let first = awaitingSync.first, first.ticket <= ticket {
-            awaitingSync.removeFirst()
-            pending = first.output
-            release()
-        }
-        // This turn's own output, if it had any, follows (its ends-of-turn handle it).
-        pending = turn
-        settleTouched()
     }
 
     private var journalCheckArmed = false
@@ -819,7 +766,6 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     private func fail(_ error: JournalFailure) {
         failed = true
         pending.removeAll()
-        awaitingSync.removeAll()
         journalFailed(error)
     }
 

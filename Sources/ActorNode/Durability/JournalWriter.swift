@@ -23,11 +23,6 @@ final class JournalWriter<State: Codable & Sendable> {
     private let log: @Sendable (String) -> Void
     private let snapshots: SnapshotWriter<State>
     private let syncer: BackgroundSyncer?
-    /// Under `always`, for a writer on an event loop: where syncs are done instead of in
-    /// ``commit(latest:)`` (see ``deferSyncs(to:)``).
-    private var groupSyncer: GroupSyncer?
-    /// Under deferred syncs, the number of the last write: a sync reported for it covers it.
-    private(set) var ticket: UInt64 = 0
     private var segment: Segment
     private var buffer: [UInt8] = []
     /// The revision of the last record appended.
@@ -51,14 +46,6 @@ final class JournalWriter<State: Codable & Sendable> {
     /// Records appended and not yet written.
     var hasPending: Bool { !buffer.isEmpty }
 
-    /// Under `always`, hands the syncs to `syncer`: ``commit(latest:)`` then only writes, and
-    /// numbers the write (``ticket``) for the caller to wait for; ``synced(latest:)`` follows
-    /// each sync reported.
-    func deferSyncs(to syncer: GroupSyncer) {
-        guard policy == .always else { return }
-        groupSyncer = syncer
-        syncer.follow(fd: segment.fd, path: segment.path)
-    }
 
     /// Records were written since the file's place was last checked (under `batch` and
     /// `never`): a ``commit(latest:)`` within ``FsyncPolicy/batchInterval`` should check it.
@@ -79,16 +66,13 @@ final class JournalWriter<State: Codable & Sendable> {
                 try segment.append(buffer)
                 buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
                 unchecked = true
-                if let groupSyncer {
-                    ticket += 1
-                    groupSyncer.request(ticket)
-                } else if policy == .always {
+                if policy == .always {
                     try segment.sync()
                 } else {
                     syncer?.markDirty()
                 }
             }
-            if unchecked, groupSyncer == nil, policy == .always || ContinuousClock.now - lastCheck >= FsyncPolicy.batchInterval {
+            if unchecked, policy == .always || ContinuousClock.now - lastCheck >= FsyncPolicy.batchInterval {
                 try reestablishIfMoved(latest: latest)
                 unchecked = false
                 lastCheck = ContinuousClock.now
@@ -99,19 +83,6 @@ final class JournalWriter<State: Codable & Sendable> {
         } catch {
             throw failure(error)
         }
-    }
-
-    /// A deferred sync is done: checks the file is still in place before anything it covers is
-    /// acknowledged (see ``commit(latest:)``).
-    func synced(latest: () -> SnapshotContent<State>) throws(JournalFailure) {
-        guard unchecked else { return }
-        do {
-            try reestablishIfMoved(latest: latest)
-        } catch {
-            throw failure(error)
-        }
-        unchecked = false
-        lastCheck = ContinuousClock.now
     }
 
     /// Writes what was appended and forces everything to disk, whatever the policy (a clean
@@ -128,7 +99,6 @@ final class JournalWriter<State: Codable & Sendable> {
     /// Waits for a snapshot being written; then stops the syncer and closes the segment.
     nonisolated(nonsending) func close() async {
         await snapshots.idle()
-        groupSyncer?.stop()
         syncer?.stop()
         segment.close()
     }
@@ -136,7 +106,6 @@ final class JournalWriter<State: Codable & Sendable> {
     /// ``close()``, blocking the calling thread (one of our own).
     func closeBlocking() {
         snapshots.waitIdle()
-        groupSyncer?.stop()
         syncer?.stop()
         segment.close()
     }
@@ -164,7 +133,6 @@ final class JournalWriter<State: Codable & Sendable> {
         segment.close()
         segment = next
         syncer?.follow(segment)
-        groupSyncer?.follow(fd: segment.fd, path: segment.path)
         snapshots.write(latest)
     }
 
@@ -189,7 +157,6 @@ final class JournalWriter<State: Codable & Sendable> {
         segment.close()
         segment = next
         syncer?.follow(segment)
-        groupSyncer?.follow(fd: segment.fd, path: segment.path)
         log("the journal \(name) \(what) while this core was writing it; wrote the state at revision \(state.revision) as a snapshot and continued in \(PathName.fileName(of: next.path)), so nothing acknowledged is lost")
     }
 
