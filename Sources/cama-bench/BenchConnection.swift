@@ -31,6 +31,9 @@ struct BenchConnection {
     private let tail: [UInt8]
     private var frame: [UInt8] = []
     private var seq: UInt64 = 0
+    /// The welcome's `shells`: the shells and watchers attached, counting this connection if
+    /// it is a watcher.
+    private(set) var shells = 0
 
     /// Connects, says hello as `client` in `role`, and reads the welcome.
     /// - Parameters:
@@ -68,20 +71,41 @@ struct BenchConnection {
         guard let welcome = try readFrame(blocking: true), welcome.starts(with: Array(#"{"welcome""#.utf8)) else {
             throw .unexpected("no welcome")
         }
+        shells = Self.shells(in: welcome)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
     }
 
-    /// Sends the action with the next seq.
-    mutating func send() throws(Failure) {
-        seq += 1
+    /// Sends `count` actions with the next seqs, in one write.
+    mutating func send(_ count: Int = 1) throws(Failure) {
         frame.removeAll(keepingCapacity: true)
-        let digits = String(seq).utf8
-        let length = UInt32(head.count + digits.count + tail.count)
-        frame += [UInt8(length >> 24), UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)]
-        frame += head
-        frame += digits
-        frame += tail
+        for _ in 0 ..< count {
+            seq += 1
+            let digits = String(seq).utf8
+            let length = UInt32(head.count + digits.count + tail.count)
+            frame += [UInt8(length >> 24), UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)]
+            frame += head
+            frame += digits
+            frame += tail
+        }
         try write(frame)
+    }
+
+    /// Reads and discards whatever the socket has (a watcher's renditions); returns the bytes
+    /// read. Throws when the core closed the connection.
+    mutating func drain() throws(Failure) -> Int {
+        var total = 0
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if count > 0 {
+                total += count
+            } else if count < 0, errno == EINTR {
+                continue
+            } else if count < 0, errno == EAGAIN {
+                return total
+            } else {
+                throw .closed
+            }
+        }
     }
 
     /// Reads what the socket has; returns how many acks came (throws on anything else).
@@ -153,6 +177,19 @@ struct BenchConnection {
     private static func framed(_ payload: [UInt8]) -> [UInt8] {
         let length = UInt32(payload.count)
         return [UInt8(length >> 24), UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)] + payload
+    }
+
+    /// The `shells` of a welcome's payload: the number after the first `"shells":`, which
+    /// comes before the snapshot (the core writes keys in order, and a quote inside a string
+    /// is escaped, so no text of the state can match first).
+    private static func shells(in welcome: [UInt8]) -> Int {
+        guard let at = find(Array(#""shells":"#.utf8), in: welcome) else { return 0 }
+        var value = 0
+        for byte in welcome[(at + 9)...] {
+            guard byte >= 0x30, byte <= 0x39 else { break }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        return value
     }
 
     private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {

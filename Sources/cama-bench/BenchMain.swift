@@ -5,20 +5,30 @@ import Synchronization
 import Wire
 
 /// `cama-bench`: N clients, each sending M actions one at a time (the next only after the
-/// previous one's ack), against a running core; prints the throughput and ack latencies.
-/// Like `redis-benchmark` without pipelining, so the two can be compared in one run.
+/// previous one's ack) or K at a time (`--pipeline`), against a running core, optionally with
+/// watchers attached; prints the throughput and ack latencies. Like `redis-benchmark`, so the
+/// two can be compared in one run. `--wait-shells` waits until the core counts N shells.
 @main
 enum BenchMain {
     static let program = "cama-bench"
     static let help = """
-    cama-bench: measure a core. N clients each send M actions, one at a time.
+    cama-bench: measure a core. N clients each send M actions, one at a time (or K).
 
     Usage: cama-bench [--socket PATH] [--clients N] [--actions M] [--action JSON]
+                      [--pipeline K] [--watchers W]
+           cama-bench --wait-shells N [--timeout SECONDS] [--socket PATH]
            cama-bench --restart-rounds R [--spacing SECONDS] [--socket PATH]
 
       --clients N     concurrent clients, each on its own connection (default 1)
       --actions M     actions per client (default 1000)
       --action JSON   the action to send (default {"counter":"increment"})
+      --pipeline K    actions each client keeps in flight, sending one more per ack
+                      (default 1: one at a time); latencies then include the wait in line
+      --watchers W    also attach W watchers (role watcher) before measuring, which the
+                      same thread reads while the actions run and throws away
+      --wait-shells N instead: wait until the core reports N or more shells and watchers
+                      attached (the welcome's shells, asked every 50 ms), print shells=N;
+                      exit 3 if it does not within --timeout (default 30 s)
       --restart-rounds R
                       instead: R times, SIGKILL the core (it must run under cama-launch) and
                       time its death to the next acknowledged action of a connected client
@@ -27,7 +37,7 @@ enum BenchMain {
       -h, --help      show this help
       --version       show the version
 
-    Prints one line: clients, actions applied in all, elapsed seconds, actions per second,
+    Prints one line: clients, actions acknowledged in all, elapsed seconds, actions per second,
     and the ack latency's median and 99th percentile in microseconds; or, with
     --restart-rounds, each round's milliseconds and their median.
     """
@@ -40,6 +50,10 @@ enum BenchMain {
         var actionJSON = #"{"counter":"increment"}"#
         var restartRounds: Int?
         var spacing: Duration = .seconds(11)
+        var pipeline = 1
+        var watchers = 0
+        var waitShells: Int?
+        var timeout: Duration = .seconds(30)
         var cursor = ArgumentCursor(Array(CommandLine.arguments.dropFirst()), program: program)
         do throws(CommandFailure) {
             while let token = cursor.next() {
@@ -50,6 +64,10 @@ enum BenchMain {
                 case .option("--action"): actionJSON = try cursor.value(for: "--action")
                 case .option("--restart-rounds"): restartRounds = try cursor.number(for: "--restart-rounds", in: 1 ... 1000)
                 case .option("--spacing"): spacing = try cursor.seconds(for: "--spacing", in: 0 ... 3600)
+                case .option("--pipeline"): pipeline = try cursor.number(for: "--pipeline", in: 1 ... 512)
+                case .option("--watchers"): watchers = try cursor.number(for: "--watchers", in: 0 ... 1024)
+                case .option("--wait-shells"): waitShells = try cursor.number(for: "--wait-shells", in: 0 ... 1_000_000)
+                case .option("--timeout"): timeout = try cursor.seconds(for: "--timeout", in: 0 ... 3600)
                 case .option("-h"), .option("--help"):
                     await StandardStreams.out(help + "\n")
                     return
@@ -75,6 +93,10 @@ enum BenchMain {
         } catch {
             ProgramMain.fail(.usage(error.description, program: program), program: program)
         }
+        if let waitShells {
+            await self.waitShells(path: path, count: waitShells, timeout: timeout)
+            return
+        }
         if let restartRounds {
             await restarts(path: path, rounds: restartRounds, spacing: spacing, action: action)
             return
@@ -83,7 +105,8 @@ enum BenchMain {
         let latencies: [Duration]
         let elapsed: Duration
         do {
-            (latencies, elapsed) = try await measure(path: path, clients: clients, actions: actions, action: action)
+            (latencies, elapsed) = try await measure(
+                path: path, clients: clients, actions: actions, action: action, pipeline: pipeline, watchers: watchers)
         } catch {
             ProgramMain.fail(CommandFailure(.unreachable, "\(error)"), program: program)
         }
@@ -98,21 +121,28 @@ enum BenchMain {
         await StandardStreams.out("clients=\(clients) actions=\(latencies.count) seconds=\((elapsed.seconds * 1000).rounded() / 1000) actions_per_second=\(Int(rate)) p50_us=\(microseconds(0.5)) p99_us=\(microseconds(0.99))\n")
     }
 
-    /// Connects every client, then runs them all from one thread of its own, each sending
-    /// `actions` actions one at a time; returns every ack's latency, sorted, and the time the
-    /// whole run took.
-    static func measure(path: String, clients: Int, actions: Int, action: JSONValue) async throws(BenchConnection.Failure) -> ([Duration], Duration) {
+    /// Attaches `watchers` watchers and connects every client, then runs them all from one
+    /// thread of its own, each sending `actions` actions with `pipeline` in flight; returns
+    /// every ack's latency, sorted, and the time the whole run took.
+    static func measure(
+        path: String, clients: Int, actions: Int, action: JSONValue, pipeline: Int, watchers: Int
+    ) async throws(BenchConnection.Failure) -> ([Duration], Duration) {
+        var watching: [BenchConnection] = []
+        for index in 0 ..< watchers {
+            watching.append(try BenchConnection(path: path, client: "bench-\(getpid())-watcher-\(index)", role: .watcher, action: action))
+        }
         var connections: [BenchConnection] = []
         for index in 0 ..< clients {
             connections.append(try BenchConnection(path: path, client: "bench-\(getpid())-\(index)", action: action))
         }
-        let handoff = Mutex<[BenchConnection]?>(connections)
+        let handoff = Mutex<([BenchConnection], [BenchConnection])?>((connections, watching))
         let start = ContinuousClock.now
         let result: Result<[Duration], BenchConnection.Failure> = await withCheckedContinuation { continuation in
             SystemThread.detach(name: "cama-bench") {
-                guard var connections = handoff.withLock({ $0.take() }) else { return }
+                guard var (connections, watching) = handoff.withLock({ $0.take() }) else { return }
                 do throws(BenchConnection.Failure) {
-                    continuation.resume(returning: .success(try BenchDriver.run(&connections, actions: actions)))
+                    continuation.resume(returning: .success(
+                        try BenchDriver.run(&connections, actions: actions, pipeline: pipeline, watchers: &watching)))
                 } catch {
                     continuation.resume(returning: .failure(error))
                 }
@@ -120,6 +150,31 @@ enum BenchMain {
         }
         let elapsed = ContinuousClock.now - start
         return (try result.get().sorted(), elapsed)
+    }
+
+    /// Asks the core, every 50 ms, how many shells and watchers are attached (a new script
+    /// connection's welcome says), until it is `count` or more; prints it, or fails after
+    /// `timeout`.
+    static func waitShells(path: String, count: Int, timeout: Duration) async {
+        let deadline = ContinuousClock.now + timeout
+        var last = "no answer"
+        while true {
+            do throws(BenchConnection.Failure) {
+                let probe = try BenchConnection(path: path, client: "bench-probe-\(getpid())", action: .null)
+                probe.close()
+                if probe.shells >= count {
+                    await StandardStreams.out("shells=\(probe.shells)\n")
+                    return
+                }
+                last = "\(probe.shells) attached"
+            } catch {
+                last = error.description
+            }
+            guard ContinuousClock.now < deadline else {
+                ProgramMain.fail(CommandFailure(.unreachable, "fewer than \(count) shells after \(timeout) (\(last))"), program: program)
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
     }
 
     /// Kills the core `rounds` times and measures, each time, the time from its death to the
