@@ -1,0 +1,325 @@
+#!/usr/bin/env bash
+# CAMA beside Redis, measured in one run on the same machine: each row runs CAMA, then Redis
+# right after, and prints both figures and CAMA/Redis. Release builds.
+#
+#   1  1 client, one action at a time: cama-bench against core-daemon --fsync never, and
+#      redis-benchmark INCR against redis-server without persistence (rate and p50 latency)
+#   2  the same with 16 clients
+#   3  16 clients, syncing every write: --fsync always, and appendonly yes, appendfsync always
+#   4  one sender while 100 `shell-client watch --json` processes watch, and PUBLISH to 100
+#      `redis-cli subscribe` processes; also (CAMA only) 100 watchers read by cama-bench itself
+#   5  CAMA only (a Redis INCR does not depend on the size of the data): add actions at 0 to
+#      20% of ITEMS items and at 80% to 100%; toggle with one watcher at 1 item and at ITEMS
+#      items; `shell-client state --json` at ITEMS items, the core's RSS, the state's size
+#   6  `shell-client send add x` and `tmux send-keys` as whole processes: median ms of RUNS each
+#
+# Usage: scripts/bench.sh [--quick] [--actions N] [--watch-actions N] [--items N]
+#                         [--toggles N] [--runs N] [--keep]
+#   --actions N        actions (requests) in all for rows 1 to 3 (default 200000; $BENCH_ACTIONS)
+#   --watch-actions N  actions (publishes) in row 4 (default 4000; $BENCH_WATCH_ACTIONS)
+#   --items N          the state's size in row 5 (default 100000; $BENCH_ITEMS)
+#   --toggles N        toggles measured at ITEMS items with a watcher (default 500;
+#                      $BENCH_TOGGLES); 20 times as many at 1 item
+#   --runs N           runs of each command in row 6 (default 100; $BENCH_RUNS)
+#   --quick            small counts (8000, 300, 20000, 100, 20): a check that everything runs
+#   --keep             keep the temporary directory (logs, state) and print where it is
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+actions="${BENCH_ACTIONS:-200000}"
+watch_actions="${BENCH_WATCH_ACTIONS:-4000}"
+items="${BENCH_ITEMS:-100000}"
+toggles="${BENCH_TOGGLES:-500}"
+runs="${BENCH_RUNS:-100}"
+keep=0
+usage() { sed -n '/^# Usage:/,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+number() { [[ "$2" =~ ^[1-9][0-9]*$ ]] || { echo "bench: $1 needs a positive number, not '$2'" >&2; exit 2; }; echo "$2"; }
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --quick) actions=8000 watch_actions=300 items=20000 toggles=100 runs=20 ;;
+        --actions) actions="$(number "$1" "${2:-}")"; shift ;;
+        --watch-actions) watch_actions="$(number "$1" "${2:-}")"; shift ;;
+        --items) items="$(number "$1" "${2:-}")"; shift ;;
+        --toggles) toggles="$(number "$1" "${2:-}")"; shift ;;
+        --runs) runs="$(number "$1" "${2:-}")"; shift ;;
+        --keep) keep=1 ;;
+        -h | --help) usage; exit 0 ;;
+        *) echo "bench: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+    esac
+    shift
+done
+[ "$actions" -ge 16 ] || { echo "bench: --actions must be at least 16" >&2; exit 2; }
+[ "$items" -ge 100 ] || { echo "bench: --items must be at least 100" >&2; exit 2; }
+
+missing=()
+need() { command -v "$1" > /dev/null || missing+=("$1 (apt-get install $2)"); }
+need swift "Swift from swift.org"
+need redis-server redis-server
+need redis-cli redis-tools
+need redis-benchmark redis-tools
+need tmux tmux
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "bench: missing: ${missing[*]}" >&2
+    exit 1
+fi
+
+progress() { echo "bench: $*" >&2; }
+die() { echo "bench: $*" >&2; exit 1; }
+
+progress "building core-daemon, shell-client and cama-bench (release)"
+for product in core-daemon shell-client cama-bench; do
+    log="$(mktemp)"
+    swift build -c release --product "$product" > "$log" 2>&1 || { cat "$log" >&2; rm -f "$log"; die "swift build -c release --product $product failed"; }
+    rm -f "$log"
+done
+bin="$(swift build -c release --show-bin-path)"
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/cama-bench.XXXXXX")"
+chmod 700 "$work"
+pids=()
+tmux_socket="$work/tmux.sock"
+cleanup() {
+    local status=$?
+    for pid in "${pids[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2> /dev/null || true; done
+    for pid in "${pids[@]:-}"; do [ -n "$pid" ] && wait "$pid" 2> /dev/null || true; done
+    if [ "$keep" = 1 ]; then echo "bench: kept $work" >&2; else rm -rf "$work"; fi
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# forget PIDS...: takes ended processes off the list the exit kills.
+forget() {
+    local pid kept=() gone=" $* "
+    for pid in "${pids[@]}"; do [[ "$gone" == *" $pid "* ]] || kept+=("$pid"); done
+    pids=("${kept[@]}")
+}
+# stop PIDS...: stops processes this script started, waits for them, and forgets them.
+stop() {
+    local pid
+    for pid in "$@"; do kill "$pid" 2> /dev/null || true; done
+    for pid in "$@"; do wait "$pid" 2> /dev/null || true; done
+    forget "$@"
+}
+
+# start_core NAME POLICY: a core on $work/NAME/core.sock; sets core_pid and core_socket.
+start_core() {
+    local dir="$work/$1"
+    mkdir -m 700 "$dir"
+    "$bin/core-daemon" --socket "$dir/core.sock" --state-dir "$dir/state" --fsync "$2" 2> "$dir/core.log" &
+    core_pid=$!
+    pids+=("$core_pid")
+    core_socket="$dir/core.sock"
+    "$bin/cama-bench" --socket "$core_socket" --wait-shells 0 --timeout 20 > /dev/null 2>&1 \
+        || die "the core $1 did not start: $(tail -3 "$dir/core.log")"
+}
+
+# start_redis NAME ARGS...: redis-server on $work/NAME/redis.sock, no TCP; sets redis_socket.
+start_redis() {
+    local dir="$work/$1"
+    shift
+    mkdir -m 700 "$dir"
+    redis-server --port 0 --unixsocket "$dir/redis.sock" --unixsocketperm 700 --dir "$dir" \
+        --save "" --daemonize no "$@" > "$dir/redis.log" 2>&1 &
+    pids+=($!)
+    redis_socket="$dir/redis.sock"
+    for _ in $(seq 1000); do
+        redis-cli -s "$redis_socket" ping > /dev/null 2>&1 && return 0
+        sleep 0.02
+    done
+    die "redis-server $1 did not start: $(tail -3 "$dir/redis.log")"
+}
+
+# cama SOCKET ARGS...: one cama-bench line.
+cama() { "$bin/cama-bench" --socket "$@"; }
+# field LINE KEY: the value of KEY=value in a cama-bench line.
+field() { awk -v key="$2" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == key) print kv[2] } }' <<< "$1"; }
+# redis_bench ARGS...: runs redis-benchmark; sets redis_rate (requests/s) and redis_p50 (µs).
+redis_bench() {
+    local out
+    # "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms",...
+    out="$(redis-benchmark --csv "$@" 2> "$work/redis-benchmark.err" | tr '\r' '\n' | grep . | tail -1 | tr -d '"')"
+    redis_rate="$(awk -F, '{ printf "%d", $2 }' <<< "$out")"
+    redis_p50="$(awk -F, '{ printf "%d", $5 * 1000 }' <<< "$out")"
+    [ "${redis_rate:-0}" -gt 0 ] || die "redis-benchmark $* failed: $out $(cat "$work/redis-benchmark.err")"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0 || a == "-" || b == "-") print "-"; else printf "%.2f\n", a / b }'; }
+milliseconds() { awk -v ns="$1" 'BEGIN { printf "%.1f\n", ns / 1000000 }'; }
+median() { sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%d\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+rows=()
+row() { rows+=("$1|$2|$3|$4"); }
+
+# watchers SOCKET N: starts N `shell-client watch --json` and waits until the core counts them.
+watcher_pids=()
+watchers() {
+    local i
+    watcher_pids=()
+    for i in $(seq "$2"); do
+        "$bin/shell-client" --socket "$1" watch --json > /dev/null 2>> "$work/watchers.log" &
+        watcher_pids+=($!)
+        pids+=($!)
+    done
+    cama "$1" --wait-shells "$2" --timeout 60 > /dev/null || die "the core does not count $2 watchers"
+}
+
+# subscribers SOCKET N: starts N `redis-cli subscribe ch` and waits until Redis counts them.
+subscriber_pids=()
+subscribers() {
+    local i
+    subscriber_pids=()
+    for i in $(seq "$2"); do
+        redis-cli -s "$1" subscribe ch > /dev/null 2>> "$work/subscribers.log" &
+        subscriber_pids+=($!)
+        pids+=($!)
+    done
+    for _ in $(seq 3000); do
+        [ "$(redis-cli -s "$1" pubsub numsub ch | tail -1)" = "$2" ] && return 0
+        sleep 0.02
+    done
+    die "Redis does not count $2 subscribers on ch"
+}
+
+cpu_model="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+machine="CPU ${cpu_model:-unknown}, $(nproc) cores, Linux $(uname -r), $(swift --version 2>&1 | grep -o 'Swift version [^ ]*' | head -1), Redis $(redis-server --version | grep -o 'v=[^ ]*' | cut -d= -f2)"
+started="$(date -u +%Y-%m-%dT%H:%MZ)"
+progress "$machine"
+
+start_core never never
+never_socket="$core_socket"
+start_core always always
+always_socket="$core_socket"
+start_redis redis-none --appendonly no
+redis_none="$redis_socket"
+start_redis redis-always --appendonly yes --appendfsync always
+redis_always="$redis_socket"
+
+# 1 and 2: one action at a time, 1 and 16 clients, no sync.
+progress "1: 1 client, $actions actions"
+line="$(cama "$never_socket" --clients 1 --actions "$actions")"
+redis_bench -s "$redis_none" -c 1 -n "$actions" -t incr
+row "1. 1 client, actions/s (fsync never; Redis no persistence)" "$(field "$line" actions_per_second)" "$redis_rate" "$(ratio "$(field "$line" actions_per_second)" "$redis_rate")"
+row "1. 1 client, p50 us" "$(field "$line" p50_us)" "$redis_p50" "$(ratio "$(field "$line" p50_us)" "$redis_p50")"
+
+each=$((actions / 16))
+progress "2: 16 clients, $each actions each"
+line="$(cama "$never_socket" --clients 16 --actions "$each")"
+redis_bench -s "$redis_none" -c 16 -n $((each * 16)) -t incr
+row "2. 16 clients, actions/s" "$(field "$line" actions_per_second)" "$redis_rate" "$(ratio "$(field "$line" actions_per_second)" "$redis_rate")"
+row "2. 16 clients, p50 us" "$(field "$line" p50_us)" "$redis_p50" "$(ratio "$(field "$line" p50_us)" "$redis_p50")"
+
+# 3: 16 clients, every write synced.
+progress "3: 16 clients, fsync always"
+line="$(cama "$always_socket" --clients 16 --actions "$each")"
+redis_bench -s "$redis_always" -c 16 -n $((each * 16)) -t incr
+row "3. 16 clients, fsync always, actions/s" "$(field "$line" actions_per_second)" "$redis_rate" "$(ratio "$(field "$line" actions_per_second)" "$redis_rate")"
+row "3. 16 clients, fsync always, p50 us" "$(field "$line" p50_us)" "$redis_p50" "$(ratio "$(field "$line" p50_us)" "$redis_p50")"
+
+# 4: one sender, 100 watchers (processes of their own on both sides).
+progress "4: 1 sender, 100 watchers, $watch_actions actions"
+watchers "$never_socket" 100
+line="$(cama "$never_socket" --clients 1 --actions "$watch_actions")"
+stop "${watcher_pids[@]}"
+subscribers "$redis_none" 100
+redis_bench -s "$redis_none" -c 1 -n "$watch_actions" publish ch hello
+stop "${subscriber_pids[@]}"
+cama_rate="$(field "$line" actions_per_second)"
+row "4. 1 sender, 100 watcher processes, actions/s" "$cama_rate" "$redis_rate" "$(ratio "$cama_rate" "$redis_rate")"
+row "4. 1 sender, 100 watcher processes, p50 us" "$(field "$line" p50_us)" "$redis_p50" "$(ratio "$(field "$line" p50_us)" "$redis_p50")"
+line="$(cama "$never_socket" --clients 1 --actions "$watch_actions" --watchers 100)"
+row "4. 1 sender, 100 watchers inside cama-bench, actions/s" "$(field "$line" actions_per_second)" "-" "-"
+
+# 5: size independence, on a core of its own.
+progress "5: size: 1 item, then $items items"
+start_core size never
+size_socket="$core_socket"
+size_pid="$core_pid"
+add='{"add":{"text":"item"}}'
+toggle='{"toggle":{"id":1}}'
+cama "$size_socket" --clients 1 --actions 1 --action "$add" > /dev/null
+small_toggles=$((toggles * 20))
+line="$(cama "$size_socket" --clients 1 --actions "$small_toggles" --action "$toggle" --watchers 1)"
+raw_small="$(field "$line" actions_per_second)"
+watchers "$size_socket" 1
+line="$(cama "$size_socket" --clients 1 --actions "$small_toggles" --action "$toggle")"
+stop "${watcher_pids[@]}"
+watch_small="$(field "$line" actions_per_second)"
+per=$((items / 5 / 16))
+window=$((per * 16))
+line="$(cama "$size_socket" --clients 16 --actions "$per" --action "$add")"
+add_low="$(field "$line" actions_per_second)"
+fill=$((items - 1 - 2 * window))
+[ "$fill" -gt 0 ] && cama "$size_socket" --clients 1 --pipeline 128 --actions "$fill" --action "$add" > /dev/null
+line="$(cama "$size_socket" --clients 16 --actions "$per" --action "$add")"
+add_high="$(field "$line" actions_per_second)"
+t0=$(date +%s%N)
+"$bin/shell-client" --socket "$size_socket" state --json > "$work/state.json"
+t1=$(date +%s%N)
+state_ms="$(milliseconds $((t1 - t0)))"
+state_bytes="$(wc -c < "$work/state.json")"
+next_id="$(grep -oE '"nextId":[0-9]+' "$work/state.json" | cut -d: -f2)"
+[ "$next_id" = $((items + 1)) ] || progress "warning: the state has nextId $next_id, not $((items + 1))"
+rss_kb="$(awk '/^VmRSS/ { print $2 }' "/proc/$size_pid/status")"
+line="$(cama "$size_socket" --clients 1 --actions "$toggles" --action "$toggle" --watchers 1)"
+raw_big="$(field "$line" actions_per_second)"
+watchers "$size_socket" 1
+line="$(cama "$size_socket" --clients 1 --actions "$toggles" --action "$toggle")"
+stop "${watcher_pids[@]}"
+watch_big="$(field "$line" actions_per_second)"
+low_label="0-$window"
+high_label="$((items - window))-$items"
+row "5. add, 16 clients, actions/s at $low_label items" "$add_low" "-" "-"
+row "5. add, 16 clients, actions/s at $high_label items" "$add_high" "-" "-"
+row "5. add: rate at $high_label / at $low_label (target >= 0.67)" "$(ratio "$add_high" "$add_low")" "-" "-"
+row "5. toggle, 1 watch --json, actions/s at 1 item" "$watch_small" "-" "-"
+row "5. toggle, 1 watch --json, actions/s at $items items" "$watch_big" "-" "-"
+row "5. toggle, 1 watch --json: rate at $items / at 1 (target >= 0.67)" "$(ratio "$watch_big" "$watch_small")" "-" "-"
+row "5. toggle, 1 watcher inside cama-bench, actions/s at 1 item" "$raw_small" "-" "-"
+row "5. toggle, 1 watcher inside cama-bench, actions/s at $items items" "$raw_big" "-" "-"
+row "5. toggle, 1 watcher inside cama-bench: rate at $items / at 1 (target >= 0.67)" "$(ratio "$raw_big" "$raw_small")" "-" "-"
+row "5. shell-client state --json at $items items, whole process, ms" "$state_ms" "-" "-"
+row "5. core VmRSS at $items items, KiB" "$rss_kb" "-" "-"
+row "5. state --json at $items items, bytes" "$state_bytes" "-" "-"
+stop "$size_pid"
+
+# 6: one action from a whole process, against tmux send-keys.
+progress "6: shell-client send and tmux send-keys, $runs runs each"
+tmux -S "$tmux_socket" new-session -d -s b 'cat > /dev/null'
+tmux_pid="$(tmux -S "$tmux_socket" display-message -p '#{pid}')"
+pids+=("$tmux_pid")
+: > "$work/send.ns"
+: > "$work/tmux.ns"
+for _ in $(seq "$runs"); do
+    t0=$(date +%s%N)
+    "$bin/shell-client" --socket "$never_socket" send add x > /dev/null
+    t1=$(date +%s%N)
+    echo $((t1 - t0)) >> "$work/send.ns"
+    t0=$(date +%s%N)
+    tmux -S "$tmux_socket" send-keys -t b x
+    t1=$(date +%s%N)
+    echo $((t1 - t0)) >> "$work/tmux.ns"
+done
+tmux -S "$tmux_socket" kill-server 2> /dev/null || true
+for _ in $(seq 100); do kill -0 "$tmux_pid" 2> /dev/null || break; sleep 0.01; done
+forget "$tmux_pid"
+send_ms="$(milliseconds "$(median "$work/send.ns")")"
+tmux_ms="$(milliseconds "$(median "$work/tmux.ns")")"
+row "6. one process, median ms: shell-client send add x; tmux send-keys" "$send_ms" "$tmux_ms" "$(ratio "$send_ms" "$tmux_ms")"
+
+# The table.
+echo "$started; $machine"
+width=0
+for r in "${rows[@]}"; do label="${r%%|*}"; [ ${#label} -gt "$width" ] && width=${#label}; done
+printf "| %-${width}s | %10s | %10s | %10s |\n" "measurement" "CAMA" "Redis" "CAMA/Redis"
+printf "|%s|%s|%s|%s|\n" "$(printf -- '-%.0s' $(seq $((width + 2))))" "-----------:" "-----------:" "-----------:"
+for r in "${rows[@]}"; do
+    IFS='|' read -r label a b c <<< "$r"
+    printf "| %-${width}s | %10s | %10s | %10s |\n" "$label" "$a" "$b" "$c"
+done
+
+errors="$(cat "$work"/*/core.log | grep -ciE 'error|fail|too_slow|refus' || true)"
+if [ "$errors" != 0 ]; then
+    progress "the cores logged $errors lines with error, fail, too_slow or refus:"
+    cat "$work"/*/core.log | grep -iE 'error|fail|too_slow|refus' | head -10 >&2
+fi
