@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # CAMA beside Redis, measured in one run on the same machine: each row runs CAMA, then Redis
-# right after, and prints both figures and CAMA/Redis. Release builds.
+# right after (rows 1 to 3 alternate them in rounds), and prints both figures and CAMA/Redis.
+# Release builds.
 #
 #   1  1 client, one action at a time: cama-bench against core-daemon --fsync never, and
 #      redis-benchmark INCR against redis-server without persistence (rate and p50 latency)
@@ -13,15 +14,19 @@
 #      items; `shell-client state --json` at ITEMS items, the core's RSS, the state's size
 #   6  `shell-client send add x` and `tmux send-keys` as whole processes: median ms of RUNS each
 #
-# Usage: scripts/bench.sh [--quick] [--actions N] [--watch-actions N] [--items N]
-#                         [--toggles N] [--runs N] [--keep]
-#   --actions N        actions (requests) in all for rows 1 to 3 (default 200000; $BENCH_ACTIONS)
+# Usage: scripts/bench.sh [--quick] [--actions N] [--rounds R] [--watch-actions N]
+#                         [--items N] [--toggles N] [--runs N] [--keep]
+#   --actions N        actions (requests) in all for each of rows 1 to 3, on each side
+#                      (default 200000; $BENCH_ACTIONS)
+#   --rounds R         rows 1 to 3 alternate CAMA and Redis R times with N/R actions each and
+#                      print the medians (default 5; $BENCH_ROUNDS)
 #   --watch-actions N  actions (publishes) in row 4 (default 4000; $BENCH_WATCH_ACTIONS)
 #   --items N          the state's size in row 5 (default 100000; $BENCH_ITEMS)
 #   --toggles N        toggles measured at ITEMS items with a watcher (default 500;
 #                      $BENCH_TOGGLES); 20 times as many at 1 item
 #   --runs N           runs of each command in row 6 (default 100; $BENCH_RUNS)
-#   --quick            small counts (8000, 300, 20000, 100, 20): a check that everything runs
+#   --quick            small counts (8000 in 2 rounds, 300, 20000, 100, 20): a check that
+#                      everything runs
 #   --keep             keep the temporary directory (logs, state) and print where it is
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,24 +36,26 @@ watch_actions="${BENCH_WATCH_ACTIONS:-4000}"
 items="${BENCH_ITEMS:-100000}"
 toggles="${BENCH_TOGGLES:-500}"
 runs="${BENCH_RUNS:-100}"
+rounds="${BENCH_ROUNDS:-5}"
 keep=0
 usage() { sed -n '/^# Usage:/,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 number() { [[ "$2" =~ ^[1-9][0-9]*$ ]] || { echo "bench: $1 needs a positive number, not '$2'" >&2; exit 2; }; echo "$2"; }
 while [ $# -gt 0 ]; do
     case "$1" in
-        --quick) actions=8000 watch_actions=300 items=20000 toggles=100 runs=20 ;;
+        --quick) actions=8000 watch_actions=300 items=20000 toggles=100 runs=20 rounds=2 ;;
         --actions) actions="$(number "$1" "${2:-}")"; shift ;;
         --watch-actions) watch_actions="$(number "$1" "${2:-}")"; shift ;;
         --items) items="$(number "$1" "${2:-}")"; shift ;;
         --toggles) toggles="$(number "$1" "${2:-}")"; shift ;;
         --runs) runs="$(number "$1" "${2:-}")"; shift ;;
+        --rounds) rounds="$(number "$1" "${2:-}")"; shift ;;
         --keep) keep=1 ;;
         -h | --help) usage; exit 0 ;;
         *) echo "bench: unknown option '$1'" >&2; usage >&2; exit 2 ;;
     esac
     shift
 done
-[ "$actions" -ge 16 ] || { echo "bench: --actions must be at least 16" >&2; exit 2; }
+[ "$actions" -ge $((16 * rounds)) ] || { echo "bench: --actions must be at least 16 times --rounds" >&2; exit 2; }
 [ "$items" -ge 100 ] || { echo "bench: --items must be at least 100" >&2; exit 2; }
 
 missing=()
@@ -146,7 +153,7 @@ redis_bench() {
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0 || a == "-" || b == "-") print "-"; else printf "%.2f\n", a / b }'; }
 milliseconds() { awk -v ns="$1" 'BEGIN { printf "%.1f\n", ns / 1000000 }'; }
-median() { sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%d\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%d\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 rows=()
 row() { rows+=("$1|$2|$3|$4"); }
@@ -195,26 +202,34 @@ redis_none="$redis_socket"
 start_redis redis-always --appendonly yes --appendfsync always
 redis_always="$redis_socket"
 
-# 1 and 2: one action at a time, 1 and 16 clients, no sync.
-progress "1: 1 client, $actions actions"
-line="$(cama "$never_socket" --clients 1 --actions "$actions")"
-redis_bench -s "$redis_none" -c 1 -n "$actions" -t incr
-row "1. 1 client, actions/s (fsync never; Redis no persistence)" "$(field "$line" actions_per_second)" "$redis_rate" "$(ratio "$(field "$line" actions_per_second)" "$redis_rate")"
-row "1. 1 client, p50 us" "$(field "$line" p50_us)" "$redis_p50" "$(ratio "$(field "$line" p50_us)" "$redis_p50")"
+# pair NUMBER LABEL CLIENTS CAMA_SOCKET REDIS_SOCKET: ROUNDS rounds, each cama-bench then
+# redis-benchmark INCR with ACTIONS/ROUNDS actions in all, one at a time per client; rows of
+# the median rate and the median p50 of each side.
+pair() {
+    local per=$((actions / rounds / $3)) round line cama_p50
+    : > "$work/pair.cama"
+    : > "$work/pair.redis"
+    for round in $(seq "$rounds"); do
+        line="$(cama "$4" --clients "$3" --actions "$per")"
+        echo "$(field "$line" actions_per_second) $(field "$line" p50_us)" >> "$work/pair.cama"
+        redis_bench -s "$5" -c "$3" -n $((per * $3)) -t incr
+        echo "$redis_rate $redis_p50" >> "$work/pair.redis"
+    done
+    cama_rate="$(cut -d' ' -f1 "$work/pair.cama" | median)"
+    cama_p50="$(cut -d' ' -f2 "$work/pair.cama" | median)"
+    redis_rate="$(cut -d' ' -f1 "$work/pair.redis" | median)"
+    redis_p50="$(cut -d' ' -f2 "$work/pair.redis" | median)"
+    row "$1. $2, actions/s" "$cama_rate" "$redis_rate" "$(ratio "$cama_rate" "$redis_rate")"
+    row "$1. $2, p50 us" "$cama_p50" "$redis_p50" "$(ratio "$cama_p50" "$redis_p50")"
+}
 
-each=$((actions / 16))
-progress "2: 16 clients, $each actions each"
-line="$(cama "$never_socket" --clients 16 --actions "$each")"
-redis_bench -s "$redis_none" -c 16 -n $((each * 16)) -t incr
-row "2. 16 clients, actions/s" "$(field "$line" actions_per_second)" "$redis_rate" "$(ratio "$(field "$line" actions_per_second)" "$redis_rate")"
-row "2. 16 clients, p50 us" "$(field "$line" p50_us)" "$redis_p50" "$(ratio "$(field "$line" p50_us)" "$redis_p50")"
-
-# 3: 16 clients, every write synced.
-progress "3: 16 clients, fsync always"
-line="$(cama "$always_socket" --clients 16 --actions "$each")"
-redis_bench -s "$redis_always" -c 16 -n $((each * 16)) -t incr
-row "3. 16 clients, fsync always, actions/s" "$(field "$line" actions_per_second)" "$redis_rate" "$(ratio "$(field "$line" actions_per_second)" "$redis_rate")"
-row "3. 16 clients, fsync always, p50 us" "$(field "$line" p50_us)" "$redis_p50" "$(ratio "$(field "$line" p50_us)" "$redis_p50")"
+# 1 and 2: one action at a time, 1 and 16 clients, no sync; 3: 16 clients, every write synced.
+progress "1: 1 client, $rounds rounds of $((actions / rounds)) actions"
+pair 1 "1 client (fsync never; Redis no persistence)" 1 "$never_socket" "$redis_none"
+progress "2: 16 clients, $rounds rounds of $((actions / rounds / 16)) actions each"
+pair 2 "16 clients" 16 "$never_socket" "$redis_none"
+progress "3: 16 clients, fsync always, $rounds rounds"
+pair 3 "16 clients, fsync always" 16 "$always_socket" "$redis_always"
 
 # 4: one sender, 100 watchers (processes of their own on both sides).
 progress "4: 1 sender, 100 watchers, $watch_actions actions"
@@ -303,8 +318,8 @@ done
 tmux -S "$tmux_socket" kill-server 2> /dev/null || true
 for _ in $(seq 100); do kill -0 "$tmux_pid" 2> /dev/null || break; sleep 0.01; done
 forget "$tmux_pid"
-send_ms="$(milliseconds "$(median "$work/send.ns")")"
-tmux_ms="$(milliseconds "$(median "$work/tmux.ns")")"
+send_ms="$(milliseconds "$(median < "$work/send.ns")")"
+tmux_ms="$(milliseconds "$(median < "$work/tmux.ns")")"
 row "6. one process, median ms: shell-client send add x; tmux send-keys" "$send_ms" "$tmux_ms" "$(ratio "$send_ms" "$tmux_ms")"
 
 # The table.
