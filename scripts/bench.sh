@@ -192,6 +192,13 @@ cpu_model="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
 machine="CPU ${cpu_model:-unknown}, $(nproc) cores, Linux $(uname -r), $(swift --version 2>&1 | grep -o 'Swift version [^ ]*' | head -1), Redis $(redis-server --version | grep -o 'v=[^ ]*' | cut -d= -f2)"
 started="$(date -u +%Y-%m-%dT%H:%MZ)"
 progress "$machine"
+# The share of the CPUs idle during one second before the run: others' work skews the figures.
+idle() { awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+read -r idle0 total0 < <(idle)
+sleep 1
+read -r idle1 total1 < <(idle)
+idle_before="$(awk -v i=$((idle1 - idle0)) -v t=$((total1 - total0)) 'BEGIN { printf "%d", t ? 100 * i / t : 0 }')"
+[ "$idle_before" -ge 90 ] || progress "warning: the CPUs were only $idle_before% idle before the run; something else is running"
 
 start_core never never
 never_socket="$core_socket"
@@ -323,7 +330,7 @@ tmux_ms="$(milliseconds "$(median < "$work/tmux.ns")")"
 row "6. one process, median ms: shell-client send add x; tmux send-keys" "$send_ms" "$tmux_ms" "$(ratio "$send_ms" "$tmux_ms")"
 
 # The table.
-echo "$started; $machine"
+echo "$started; $machine; CPUs $idle_before% idle in the second before the run"
 width=0
 for r in "${rows[@]}"; do label="${r%%|*}"; [ ${#label} -gt "$width" ] && width=${#label}; done
 printf "| %-${width}s | %10s | %10s | %10s |\n" "measurement" "CAMA" "Redis" "CAMA/Redis"
