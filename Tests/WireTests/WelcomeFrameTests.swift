@@ -1,0 +1,55 @@
+import Testing
+import TodoContract
+import Wire
+
+/// A welcome is split into its envelope, decoded as the general reader decodes it, and its
+/// state, located and left as text; anything unsure is left to the general reader.
+@Suite("Welcome frames")
+struct WelcomeFrameTests {
+    private static let state = AppState(todo: TodoState(items: [TodoItem(id: 1, text: "a } ] \" \\ {")], nextId: 2))
+
+    @Test("a welcome as the core writes it: the envelope decoded, the state's text located exactly")
+    func asWritten() throws {
+        let welcome = Welcome(core: "c0", pid: 42, shells: 3, revision: 9, snapshot: Self.state)
+        let payload = try WireJSON.encode(ServerMessage<AppState>.welcome(welcome))
+        let split = try #require(WelcomeFrame.split(payload))
+        #expect(split.welcome.core == "c0")
+        #expect(split.welcome.pid == 42)
+        #expect(split.welcome.shells == 3)
+        #expect(split.welcome.revision == 9)
+        #expect(split.welcome.protocolVersion == ProtocolVersion.current)
+        #expect(Array(payload[split.snapshot]) == (try WireJSON.encode(Self.state)))
+    }
+
+    @Test("its members in any order, with whitespace, and a state of any kind")
+    func otherShapes() throws {
+        let frames = [
+            #" { "welcome" : { "snapshot" : {"a":[1,{"b":"]"}]} , "revision" : 5 , "core" : "c" , "pid" : 1 , "protocol" : 1 , "shells" : 0 } } "#,
+            #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":5,"shells":0,"snapshot":"text, with a comma"}}"#,
+            #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":5,"snapshot":12.5e3,"shells":0}}"#,
+        ]
+        let states = [#"{"a":[1,{"b":"]"}]}"#, #""text, with a comma""#, "12.5e3"]
+        for (frame, state) in zip(frames, states) {
+            let payload = Array(frame.utf8)
+            let split = try #require(WelcomeFrame.split(payload), "\(frame)")
+            #expect(split.welcome.revision == 5)
+            #expect(String(decoding: payload[split.snapshot], as: UTF8.self) == state)
+        }
+    }
+
+    @Test("anything unsure is left to the general reader", arguments: [
+        #"{"ack":{"revision":1,"seq":1}}"#,
+        #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":5,"shells":0}}"#,
+        #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":5,"shells":0,"snapshot":{},"snapshot":{}}}"#,
+        #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":5,"shells":0,"snapsho\u0074":{}}}"#,
+        #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":-5,"shells":0,"snapshot":{}}}"#,
+        #"{"welcome":{"pid":1,"protocol":1,"revision":5,"shells":0,"snapshot":{}}}"#,
+        #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":5,"shells":0,"snapshot":{"a":[}}}"#,
+        #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":5,"shells":0,"snapshot":{"a":1}}"#,
+        #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":5,"shells":0,"snapshot":{}}} x"#,
+        #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":5,"shells":0,"snapshot":{}},"x":1}"#,
+    ])
+    func unsure(_ frame: String) {
+        #expect(WelcomeFrame.split(Array(frame.utf8)) == nil)
+    }
+}
