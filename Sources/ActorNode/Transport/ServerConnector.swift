@@ -35,35 +35,64 @@ public enum ServerConnector {
     public static func connect(
         to path: String, timeout: Duration, limits: SocketConnection.Limits = .init(), loop: EventLoop = .shared
     ) async throws(Failure) -> SocketConnection {
+        try verifyDirectory(of: path)
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let fd = try attempt(path, deadline: deadline, timeout: timeout) {
+                return SocketConnection(fd: fd, limits: limits, loop: loop)
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// ``connect(to:timeout:limits:loop:)`` for a thread that may block (a one-shot command's
+    /// main thread, never Swift's cooperative pool): the same checks, and a full backlog is
+    /// waited out by sleeping this thread. No event loop is involved.
+    /// - Parameters:
+    ///   - path: the socket.
+    ///   - timeout: how long to wait out a full backlog.
+    /// - Returns: the connected socket, non-blocking and close-on-exec; the caller owns it.
+    public static func connectBlocking(to path: String, timeout: Duration) throws(Failure) -> Int32 {
+        try verifyDirectory(of: path)
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let fd = try attempt(path, deadline: deadline, timeout: timeout) { return fd }
+            usleep(10_000)
+        }
+    }
+
+    private static func verifyDirectory(of path: String) throws(Failure) {
         do {
             try SocketPath.verifyDirectory(of: path)
         } catch {
             throw .untrusted(error.description)
         }
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let attempt: UnixSocket.ConnectAttempt
-            do {
-                attempt = try UnixSocket.connect(to: path)
-            } catch {
-                throw .badPath(error.description)
+    }
+
+    /// One connection attempt: the trusted socket, or nil when the backlog is full and there is
+    /// time left to try again.
+    private static func attempt(_ path: String, deadline: ContinuousClock.Instant, timeout: Duration) throws(Failure) -> Int32? {
+        let attempt: UnixSocket.ConnectAttempt
+        do {
+            attempt = try UnixSocket.connect(to: path)
+        } catch {
+            throw .badPath(error.description)
+        }
+        switch attempt {
+        case let .connected(fd):
+            if let refusal = untrustedServer(fd, path: path) {
+                close(fd)
+                throw .untrusted(refusal)
             }
-            switch attempt {
-            case let .connected(fd):
-                if let refusal = untrustedServer(fd, path: path) {
-                    close(fd)
-                    throw .untrusted(refusal)
-                }
-                return SocketConnection(fd: fd, limits: limits, loop: loop)
-            case .busy:
-                guard ContinuousClock.now < deadline else {
-                    throw .timedOut("the core at \(path) is too busy to accept a connection (waited \(timeout.readable))")
-                }
-                try? await Task.sleep(for: .milliseconds(10))
-            case let .failed(error):
-                let message = reachabilityMessage(path: path, error: error)
-                throw error.code == ENOENT ? .noSocket(message) : .unreachable(message)
+            return fd
+        case .busy:
+            guard ContinuousClock.now < deadline else {
+                throw .timedOut("the core at \(path) is too busy to accept a connection (waited \(timeout.readable))")
             }
+            return nil
+        case let .failed(error):
+            let message = reachabilityMessage(path: path, error: error)
+            throw error.code == ENOENT ? .noSocket(message) : .unreachable(message)
         }
     }
 
