@@ -38,9 +38,17 @@ public struct AppNaming: Sendable, Equatable {
     ///   - option: the `--socket` given, if any.
     ///   - environment: the process's environment.
     public func socketPath(option: String?, environment: [String: String]) -> String {
+        socketPath(option: option) { environment[$0] }
+    }
+
+    /// The socket to use, reading only the variables it needs.
+    /// - Parameters:
+    ///   - option: the `--socket` given, if any.
+    ///   - variable: the value of an environment variable, if set.
+    public func socketPath(option: String?, variable: (String) -> String?) -> String {
         if let option, !option.isEmpty { return option }
-        if let variable = environment[socketVariable], !variable.isEmpty { return variable }
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+        if let value = variable(socketVariable), !value.isEmpty { return value }
+        if let runtime = variable("XDG_RUNTIME_DIR"), !runtime.isEmpty {
             return PathName.join(runtime, "\(name)/core.sock")
         }
         return "/tmp/\(name)-\(getuid())/core.sock"

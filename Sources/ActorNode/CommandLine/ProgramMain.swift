@@ -48,6 +48,22 @@ public enum ProgramMain {
         }
     }
 
+    /// Runs `body` on the calling thread (the main thread, for a command that does one thing
+    /// and waits for it with blocking calls) and exits with the status it returns, or, if it
+    /// throws, with the failure's status after writing `program: message` on stderr. Nothing
+    /// else is started: no task, no thread. `body` writes its output itself, at once (with
+    /// ``StandardStreams/writeNow(_:_:)``), since nothing is flushed after it. It never returns.
+    /// - Parameters:
+    ///   - program: the program's name, for the line that reports a failure.
+    ///   - body: the program; its result is the exit status.
+    public static func runHere(program: String, _ body: () throws(CommandFailure) -> Int32) -> Never {
+        do throws(CommandFailure) {
+            exit(try body())
+        } catch {
+            fail(error, program: program)
+        }
+    }
+
     /// Writes `program: message` on stderr and exits with the failure's status: for a mistake
     /// found before ``run(program:receiving:_:)`` (the command line), or from it.
     /// - Parameters:

@@ -22,6 +22,32 @@ public enum StandardStreams {
         try? await BlockingWriter.standardError.write(text)
     }
 
+    /// Writes `bytes` to `fd` on the calling thread, waiting as long as the reader takes (a
+    /// non-blocking descriptor is waited on with `poll`): for a program that runs on its main
+    /// thread alone (see ``ProgramMain/runHere(program:_:)``), never for Swift's pool.
+    /// - Parameters:
+    ///   - fd: the descriptor, 1 for stdout.
+    ///   - bytes: what to write.
+    /// - Returns: whether everything was written (false when the reader is gone).
+    @discardableResult
+    public static func writeNow(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&descriptor, 1, 1000)
+                    continue
+                }
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+
     /// Writes `text` to `fd` at once, on the calling thread: for the last words of a process,
     /// when nothing else will run.
     static func writeAll(_ fd: Int32, _ text: String) -> Bool {
@@ -47,6 +73,12 @@ public enum StandardStreams {
 
 /// The process environment as a dictionary.
 public enum ProcessEnvironment {
+    /// One variable's value, if it is set.
+    /// - Parameter name: the variable.
+    public static func value(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
     public static var current: [String: String] {
         var variables: [String: String] = [:]
         var pointer = environ

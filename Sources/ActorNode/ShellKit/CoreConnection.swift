@@ -9,7 +9,7 @@ enum CoreConnection<App: ShellApp> {
 
     /// The socket a command uses.
     static func socketPath(_ options: ShellOptions) -> String {
-        App.naming.socketPath(option: options.socket, environment: ProcessEnvironment.current)
+        App.naming.socketPath(option: options.socket, variable: ProcessEnvironment.value)
     }
 
     /// Connects and says hello. With `reconnectFor`, the link rides through restarts of the

@@ -2,16 +2,32 @@ import Wire
 
 /// `send`: one action (a verb or JSON), or a stream of them from stdin.
 enum SendCommand<App: ShellApp> {
-    static func run(_ input: SendInput, options: ShellOptions) async throws(CommandFailure) -> ExitStatus {
+    /// `send VERB ARGS...` or `send --json JSON`: one action, read from the command line by
+    /// `read`, sent on the calling thread with blocking waits (``OneShotLink``); it returns
+    /// once the core has answered, within `--timeout` in all (connecting, reconnecting, waiting
+    /// for the answer).
+    static func one(_ read: (VerbTable<App.Action>) throws(VerbMistake) -> App.Action, options: ShellOptions) throws(CommandFailure) -> ExitStatus {
         let verbs = VerbTable(verbs: App.verbs)
-        switch input {
-        case let .verb(words):
-            return try await sendOne(try parse { () throws(VerbMistake) in try verbs.parse(words) }, options: options)
-        case let .json(text):
-            return try await sendOne(try parse { () throws(VerbMistake) in try verbs.parseJSON(text) }, options: options)
-        case .standardInput:
-            return try await sendLines(verbs, options: options)
+        let action = try parse { () throws(VerbMistake) in try read(verbs) }
+        let giveUp = ContinuousClock.now + options.timeout
+        let path = try OneShotLink<App>.socketPath(options)
+        let outcome: ActionOutcome
+        do throws(OneShotHalt) {
+            let (link, _) = try OneShotLink<App>.open(options, path: path, role: .script, name: "\(App.program) send", reconnectFor: options.timeout, giveUp: giveUp)
+            outcome = try link.send(action)
+            link.close()
+        } catch {
+            throw OneShotLink<App>.failure(error, timeout: options.timeout)
         }
+        if case let .rejected(reject) = outcome {
+            throw CommandFailure(.rejected, "rejected: \(PeerText.escaped(reject.message)) (\(PeerText.escaped(reject.code)))")
+        }
+        return .success
+    }
+
+    /// `send -`.
+    static func lines(options: ShellOptions) async throws(CommandFailure) -> ExitStatus {
+        try await sendLines(VerbTable(verbs: App.verbs), options: options)
     }
 
     private static func parse(_ body: () throws(VerbMistake) -> App.Action) throws(CommandFailure) -> App.Action {
@@ -20,26 +36,6 @@ enum SendCommand<App: ShellApp> {
         } catch {
             throw .usage(error.description, program: App.program)
         }
-    }
-
-    private static func sendOne(_ action: App.Action, options: ShellOptions) async throws(CommandFailure) -> ExitStatus {
-        let watchdog = Watchdog(timeout: options.timeout, message: "the core did not answer")
-        watchdog.reset()
-        let outcome = try await watchdog.guarding { () throws(CommandFailure) -> ActionOutcome in
-            let (link, _) = try await CoreConnection<App>.open(options, role: .script, name: "\(App.program) send", reconnectFor: options.timeout)
-            do throws(LinkError) {
-                let outcome = try await link.send(action)
-                await link.close()
-                return outcome
-            } catch {
-                throw CoreConnection<App>.failure(error)
-            }
-        }
-        watchdog.stop()
-        if case let .rejected(reject) = outcome {
-            throw CommandFailure(.rejected, "rejected: \(PeerText.escaped(reject.message)) (\(PeerText.escaped(reject.code)))")
-        }
-        return .success
     }
 
     /// Sends each line as soon as it is read, keeping up to `window` actions in flight; the core

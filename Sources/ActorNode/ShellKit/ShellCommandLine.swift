@@ -51,8 +51,8 @@ public enum ShellCommand: Sendable, Equatable {
     /// - Parameters:
     ///   - arguments: the words of the command line.
     ///   - program: the program's name, for usage errors.
-    ///   - verbSummary: the verbs, for the error of a `send` without one.
-    public static func parse(_ arguments: [String], program: String, verbSummary: String) throws(CommandFailure) -> (ShellOptions, ShellCommand) {
+    ///   - verbSummary: the verbs, for the error of a `send` without one (made only then).
+    public static func parse(_ arguments: [String], program: String, verbSummary: @autoclosure () -> String) throws(CommandFailure) -> (ShellOptions, ShellCommand) {
         var options = ShellOptions()
         var cursor = ArgumentCursor(arguments, program: program)
         var name: String?
@@ -122,7 +122,7 @@ public enum ShellCommand: Sendable, Equatable {
         }
     }
 
-    private static func sendInput(jsonAction: String?, operands: [String], program: String, verbSummary: String) throws(CommandFailure) -> SendInput {
+    private static func sendInput(jsonAction: String?, operands: [String], program: String, verbSummary: () -> String) throws(CommandFailure) -> SendInput {
         if let jsonAction {
             guard operands.isEmpty else {
                 throw .usage("send --json takes one action and nothing else (found '\(PeerText.escaped(operands[0]))')", program: program)
@@ -131,7 +131,7 @@ public enum ShellCommand: Sendable, Equatable {
         }
         if operands == ["-"] { return .standardInput }
         guard !operands.isEmpty else {
-            throw .usage("send needs an action: a verb (\(verbSummary)), --json JSON, or - to read actions from stdin", program: program)
+            throw .usage("send needs an action: a verb (\(verbSummary())), --json JSON, or - to read actions from stdin", program: program)
         }
         if operands.first == "-" {
             throw .usage("send - reads actions from stdin and takes no other arguments", program: program)

@@ -6,12 +6,11 @@ import Wire
 /// call, ``main()``.
 public enum ShellKit<App: ShellApp> {
     /// The whole program. Call it as `main`'s only statement: it blocks the signals the
-    /// full-screen interface handles before any other thread exists, and never returns.
+    /// full-screen interface handles before any other thread exists, runs `send` (of one
+    /// action) and `state` on the main thread alone, and never returns.
     public static func main() -> Never {
-        let handled = App.fullScreen?.signals ?? []
-        // First, while this is the only thread: the full-screen interface's signals wait for it.
-        Signals.block(handled)
         signal(SIGPIPE, SIG_IGN)
+        // Parsing starts no thread, so what follows still runs while this is the only one.
         let parsed: (ShellOptions, ShellCommand)
         do {
             parsed = try ShellCommand.parse(Array(CommandLine.arguments.dropFirst()), program: App.program, verbSummary: VerbTable(verbs: App.verbs).summary)
@@ -19,6 +18,18 @@ public enum ShellKit<App: ShellApp> {
             ProgramMain.fail(error, program: App.program)
         }
         let (options, command) = parsed
+        if let blocking = blocking(command) {
+            // One action or the state: on this thread alone, nothing started around it, and
+            // every signal keeps its default action (Ctrl-C ends it).
+            ProgramMain.runHere(program: App.program) { () throws(CommandFailure) in
+                let (status, output) = try blocking(options)
+                StandardStreams.writeNow(1, output)
+                return status.rawValue
+            }
+        }
+        let handled = App.fullScreen?.signals ?? []
+        // Before any other thread exists: the full-screen interface's signals wait for it.
+        Signals.block(handled)
         guard command == .attach, AttachCommand<App>.isFullScreen else {
             // Every other command keeps the default actions: Ctrl-C ends it.
             Signals.unblock(handled)
@@ -41,12 +52,39 @@ public enum ShellKit<App: ShellApp> {
             return .success
         case .attach:
             return try await AttachCommand<App>.run(options: options)
-        case let .send(input):
-            return try await SendCommand<App>.run(input, options: options)
-        case let .state(json):
-            return try await StateCommand<App>.run(json: json, options: options)
+        case .send(.standardInput):
+            return try await SendCommand<App>.lines(options: options)
+        case .send, .state:
+            // They block while they wait: on a thread of their own, off Swift's pool.
+            guard let blocking = blocking(command) else { preconditionFailure("\(command) is one-shot") }
+            let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<(ExitStatus, [UInt8]), CommandFailure>, Never>) in
+                SystemThread.detach(name: "cama-oneshot") {
+                    continuation.resume(returning: Result { () throws(CommandFailure) in try blocking(options) })
+                }
+            }
+            let (status, output) = try result.get()
+            if !output.isEmpty { await StandardStreams.out(String(decoding: output, as: UTF8.self)) }
+            return status
         case let .watch(format, count):
             return try await WatchCommand<App>.run(format: format, count: count, options: options)
+        }
+    }
+
+    /// The commands that do their work on the calling thread with blocking waits (one action,
+    /// the state: see ``OneShotLink``), as a function from the options to the exit status and
+    /// what to print on stdout; nil for the others.
+    static func blocking(_ command: ShellCommand) -> (@Sendable (ShellOptions) throws(CommandFailure) -> (ExitStatus, [UInt8]))? {
+        switch command {
+        case .send(.standardInput):
+            return nil
+        case let .send(.verb(words)):
+            return { options throws(CommandFailure) in (try SendCommand<App>.one({ verbs throws(VerbMistake) in try verbs.parse(words) }, options: options), []) }
+        case let .send(.json(text)):
+            return { options throws(CommandFailure) in (try SendCommand<App>.one({ verbs throws(VerbMistake) in try verbs.parseJSON(text) }, options: options), []) }
+        case let .state(json):
+            return { options throws(CommandFailure) in (.success, try StateCommand<App>.run(json: json, options: options)) }
+        case .attach, .watch, .help, .version:
+            return nil
         }
     }
 

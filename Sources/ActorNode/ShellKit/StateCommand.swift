@@ -1,14 +1,28 @@
 import Wire
 
-/// `state [--json]`: the state as the core has it now.
+/// `state [--json]`: the state as the core has it now, from the welcome of a connection of its
+/// own, on the calling thread with blocking waits (``OneShotLink``). `state` does not reconnect.
 enum StateCommand<App: ShellApp> {
-    static func run(json: Bool, options: ShellOptions) async throws(CommandFailure) -> ExitStatus {
-        let (link, welcome) = try await CoreConnection<App>.open(options, role: .script, name: "\(App.program) state")
-        await link.close()
-        await StandardStreams.out(json
-            ? StateJSON.line(welcome.snapshot, revision: welcome.revision)
-            : App.render(welcome.snapshot, revision: welcome.revision))
-        return .success
+    /// Returns what to print.
+    static func run(json: Bool, options: ShellOptions) throws(CommandFailure) -> [UInt8] {
+        let path = try OneShotLink<App>.socketPath(options)
+        let welcome: OneShotWelcome<App>
+        do throws(OneShotHalt) {
+            let (link, received) = try OneShotLink<App>.open(options, path: path, role: .script, name: "\(App.program) state")
+            link.close()
+            welcome = received
+        } catch {
+            throw OneShotLink<App>.failure(error, timeout: options.timeout)
+        }
+        // The state as the core sent it, when that is the line to print; else decoded.
+        if json, let line = welcome.jsonLine() { return line }
+        let typed: Welcome<App.State>
+        do {
+            typed = try welcome.typed()
+        } catch {
+            throw CoreConnection<App>.failure(error)
+        }
+        return Array((json ? StateJSON.line(typed.snapshot, revision: typed.revision) : App.render(typed.snapshot, revision: typed.revision)).utf8)
     }
 }
 
