@@ -2,8 +2,8 @@ import Testing
 import TodoContract
 import Wire
 
-/// A welcome is split into its envelope, decoded as the general reader decodes it, and its
-/// state, located and left as text; anything unsure is left to the general reader.
+/// A welcome is split into its envelope, read as the general reader reads it, and its state,
+/// located and left as text; anything unsure is left to the general reader.
 @Suite("Welcome frames")
 struct WelcomeFrameTests {
     private static let state = AppState(todo: TodoState(items: [TodoItem(id: 1, text: "a } ] \" \\ {")], nextId: 2))
@@ -13,11 +13,11 @@ struct WelcomeFrameTests {
         let welcome = Welcome(core: "c0", pid: 42, shells: 3, revision: 9, snapshot: Self.state)
         let payload = try WireJSON.encode(ServerMessage<AppState>.welcome(welcome))
         let split = try #require(WelcomeFrame.split(payload))
-        #expect(split.welcome.core == "c0")
-        #expect(split.welcome.pid == 42)
-        #expect(split.welcome.shells == 3)
-        #expect(split.welcome.revision == 9)
-        #expect(split.welcome.protocolVersion == ProtocolVersion.current)
+        #expect(split.core == "c0")
+        #expect(split.pid == 42)
+        #expect(split.shells == 3)
+        #expect(split.revision == 9)
+        #expect(split.protocolVersion == ProtocolVersion.current)
         #expect(Array(payload[split.snapshot]) == (try WireJSON.encode(Self.state)))
     }
 
@@ -32,7 +32,10 @@ struct WelcomeFrameTests {
         for (frame, state) in zip(frames, states) {
             let payload = Array(frame.utf8)
             let split = try #require(WelcomeFrame.split(payload), "\(frame)")
-            #expect(split.welcome.revision == 5)
+            #expect(split.revision == 5)
+            // What it read is what the general reader reads.
+            guard case let .welcome(general) = try WireJSON.decode(ServerMessage<JSONValue>.self, from: payload) else { Issue.record("not a welcome"); return }
+            #expect(general.revision == split.revision && general.core == split.core && general.pid == split.pid && general.shells == split.shells)
             #expect(String(decoding: payload[split.snapshot], as: UTF8.self) == state)
         }
     }
@@ -48,6 +51,14 @@ struct WelcomeFrameTests {
         #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":5,"shells":0,"snapshot":{"a":1}}"#,
         #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":5,"shells":0,"snapshot":{}}} x"#,
         #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":5,"shells":0,"snapshot":{}},"x":1}"#,
+        #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":5,"shells":0,"snapshot":{},"extra":1}}"#,
+        #"{"welcome":{"core":"c\u0041","pid":1,"protocol":1,"revision":5,"shells":0,"snapshot":{}}}"#,
+        #"{"welcome":{"core":"c","pid":01,"protocol":1,"revision":5,"shells":0,"snapshot":{}}}"#,
+        #"{"welcome":{"core":"c","pid":1,"protocol":1.0,"revision":5,"shells":0,"snapshot":{}}}"#,
+        #"{"welcome":{"core":"c","pid":4294967296,"protocol":1,"revision":5,"shells":0,"snapshot":{}}}"#,
+        #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":1234567890123456789,"shells":0,"snapshot":{}}}"#,
+        #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":5,"shells":"0","snapshot":{}}}"#,
+        #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":5,"shells":0,"snapshot":}}"#,
     ])
     func unsure(_ frame: String) {
         #expect(WelcomeFrame.split(Array(frame.utf8)) == nil)

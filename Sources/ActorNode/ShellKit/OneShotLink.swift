@@ -89,7 +89,7 @@ final class OneShotLink<App: ShellApp> {
         let seq: UInt64 = 1
         let frame: [UInt8]
         do {
-            frame = try Frame.encode(WireJSON.encode(ClientMessage<App.Action>.action(ActionRequest(client: hello.client, seq: seq, action: action))), maximumPayloadLength: Frame.absoluteMaximumPayloadLength)
+            frame = try ScriptFrames.action(WireJSON.encode(action), client: hello.client, seq: seq)
         } catch {
             throw .failed(.protocolError(ErrorMessage(.internalError, "could not encode the action: \(error)")))
         }
@@ -141,9 +141,7 @@ final class OneShotLink<App: ShellApp> {
     /// Says bye and closes the connection.
     func close() {
         guard let socket else { return }
-        if let bye = try? Frame.encode(WireJSON.encode(ClientMessage<App.Action>.bye(Bye()))) {
-            try? socket.write(bye, before: .now + .milliseconds(100))
-        }
+        try? socket.write(ScriptFrames.bye, before: .now + .milliseconds(100))
         closeSocket()
     }
 
@@ -180,10 +178,8 @@ final class OneShotLink<App: ShellApp> {
     private func handshake(_ socket: BlockingFrameSocket, timeout: Duration) throws(Halt) -> OneShotWelcome<App> {
         self.socket = socket
         streamEnded = false
-        do {
-            // A failed write shows when reading: the core closed the connection.
-            try socket.write(Frame.encode(WireJSON.encode(ClientMessage<App.Action>.hello(hello))), before: ContinuousClock.now + timeout)
-        } catch {}
+        // A failed write shows when reading: the core closed the connection.
+        try? socket.write(ScriptFrames.hello(hello), before: ContinuousClock.now + timeout)
         switch try next(before: ContinuousClock.now + timeout) {
         case .timedOut:
             closeSocket()
@@ -256,8 +252,12 @@ final class OneShotLink<App: ShellApp> {
                     return .ended
                 }
             }
+            // The frames a script gets, in the form the core writes them, are read by hand.
+            if let ack = ScriptFrames.ack(payload) {
+                return .message(.ack(ack))
+            }
             if let split = WelcomeFrame.split(payload) {
-                return .welcome(OneShotWelcome(revision: split.welcome.revision, payload: payload, snapshot: split.snapshot))
+                return .welcome(OneShotWelcome(revision: split.revision, payload: payload, snapshot: split.snapshot))
             }
             do {
                 let message = try WireJSON.decode(ServerMessage<JSONValue>.self, from: payload)
