@@ -352,14 +352,16 @@ struct OneShotWelcome<App: ShellApp> {
     /// Where the state's text is in `payload`, when the frame was split (``WelcomeFrame``).
     let snapshot: Range<Int>?
 
-    /// The welcome with its state decoded, as the general reader decodes the frame (and with
-    /// the same message when it does not decode).
-    func typed() throws(LinkError) -> Welcome<App.State> {
+    /// The state, decoded; when it does not decode, the failure as the general reader reports
+    /// the frame.
+    func state() throws(LinkError) -> App.State {
+        // The state's text alone, when the frame was split: no envelope to read again.
+        if let snapshot, let state = try? WireJSON.decode(App.State.self, from: payload[snapshot]) { return state }
         do {
             guard case let .welcome(welcome) = try WireJSON.decode(ServerMessage<App.State>.self, from: payload) else {
                 throw LinkError.protocolError(ErrorMessage(.unexpectedMessage, "the core answered hello with another message instead of welcome"))
             }
-            return welcome
+            return welcome.snapshot
         } catch let error as LinkError {
             throw error
         } catch {

@@ -16,13 +16,13 @@ enum StateCommand<App: ShellApp> {
         }
         // The state as the core sent it, when that is the line to print; else decoded.
         if json, let line = welcome.jsonLine() { return line }
-        let typed: Welcome<App.State>
+        let state: App.State
         do {
-            typed = try welcome.typed()
+            state = try welcome.state()
         } catch {
             throw CoreConnection<App>.failure(error)
         }
-        return Array((json ? StateJSON.line(typed.snapshot, revision: typed.revision) : App.render(typed.snapshot, revision: typed.revision)).utf8)
+        return Array((json ? StateJSON.line(state, revision: welcome.revision) : App.render(state, revision: welcome.revision)).utf8)
     }
 }
 
