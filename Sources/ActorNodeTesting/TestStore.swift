@@ -1,3 +1,7 @@
+// Swift Testing has no static library: a build that links the Swift libraries statically
+// (`swift build -c release --static-swift-stdlib`, the release build of the executables, which
+// never link this target) leaves the TestStore out; the tests, built the ordinary way, have it.
+#if canImport(Testing)
 import ActorNode
 import Testing
 import Wire
@@ -247,3 +251,4 @@ public final class TestStore<State: Equatable & Encodable & Sendable, Action: Eq
         (try? WireJSON.string(value)) ?? "?"
     }
 }
+#endif
