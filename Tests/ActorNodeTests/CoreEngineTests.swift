@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import ActorNode
 @testable import Wire
@@ -153,6 +154,23 @@ struct CoreEngineTests {
             }
             #expect(shells == 40)
         }
+    }
+
+    @Test("the welcome written around the state's cached text is the bytes the wire's encoder writes")
+    func welcomeBytes() async throws {
+        let core = makeCore()
+        let writer = try await attach(core, role: .script)
+        _ = try await writer.send(.add(41))
+        var fds: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        await core.attach(fd: fds[0])
+        let hello = try Frame.encode(WireJSON.encode(ClientMessage<CounterAction>.hello(Hello(role: .watcher, client: "raw", name: "raw"))))
+        _ = hello.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
+        let socket = BlockingFrameSocket(fd: fds[1])
+        let welcome = try socket.readFrame(before: .now + .seconds(10))
+        let expected = try WireJSON.encode(ServerMessage<Int>.welcome(Welcome(core: core.instanceID, pid: getpid(), shells: 1, revision: 1, snapshot: 41)))
+        #expect(welcome == expected, "\(String(decoding: welcome ?? [], as: UTF8.self))")
+        socket.close()
     }
 
     @Test("a script receives acks but no renditions")

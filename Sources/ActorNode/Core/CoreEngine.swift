@@ -84,7 +84,8 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     private var budgetTotal = 0
     private var stopped = false
     private var failed = false
-    private var welcomeCache: (revision: UInt64, frame: [UInt8])?
+    /// The state's JSON at a revision, encoded once for every welcome and snapshot of it.
+    private var stateCache: (revision: UInt64, json: [UInt8])?
     private var stopWaiters: [CheckedContinuation<Void, Never>] = []
     private nonisolated let hook = Mutex<UInt64?>(nil)
     /// Where sockets are read into: one buffer, used on the loop's thread only.
@@ -548,9 +549,50 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     /// The welcome at the current revision; the state's encoding is shared by every client
     /// welcomed at that revision.
     private func welcomeFrame(shells: Int) -> [UInt8] {
-        let revision = kernel.revision
-        let welcome = Welcome(core: instanceID, pid: getpid(), shells: shells, revision: revision, snapshot: kernel.state)
-        return Self.frame(ServerMessage<State>.welcome(welcome))
+        guard let state = stateJSON() else {
+            let welcome = Welcome(core: instanceID, pid: getpid(), shells: shells, revision: kernel.revision, snapshot: kernel.state)
+            return Self.frame(ServerMessage<State>.welcome(welcome))
+        }
+        // `Welcome`'s JSON, keys sorted, around the state's text.
+        var payload: [UInt8] = []
+        payload.reserveCapacity(state.count + 160)
+        payload += #"{"welcome":{"core":"#.utf8
+        payload += JSONFragment.string(instanceID)
+        payload += #","pid":"#.utf8
+        payload += String(getpid()).utf8
+        payload += #","protocol":"#.utf8
+        payload += String(ProtocolVersion.current).utf8
+        payload += #","revision":"#.utf8
+        payload += String(kernel.revision).utf8
+        payload += #","shells":"#.utf8
+        payload += String(shells).utf8
+        payload += #","snapshot":"#.utf8
+        payload += state
+        payload += "}}".utf8
+        return Self.framed(payload)
+    }
+
+    /// A snapshot rendition of the state now.
+    private func snapshotFrame() -> [UInt8] {
+        guard let state = stateJSON() else {
+            return Self.frame(ServerMessage<State>.rendition(Rendition(revision: kernel.revision, content: .snapshot(kernel.state))))
+        }
+        var payload: [UInt8] = []
+        payload.reserveCapacity(state.count + 48)
+        payload += #"{"rendition":{"revision":"#.utf8
+        payload += String(kernel.revision).utf8
+        payload += #","snapshot":"#.utf8
+        payload += state
+        payload += "}}".utf8
+        return Self.framed(payload)
+    }
+
+    /// The state's JSON now, encoded at most once per revision (nil if it cannot be encoded).
+    private func stateJSON() -> [UInt8]? {
+        if let stateCache, stateCache.revision == kernel.revision { return stateCache.json }
+        guard let json = try? WireJSON.encode(kernel.state) else { return nil }
+        stateCache = (kernel.revision, json)
+        return json
     }
 
     private func apply(_ request: ActionRequest<Action>, json: ArraySlice<UInt8>? = nil, from number: Int, hello: Hello) {
@@ -851,8 +893,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         if client.lagging, client.output.unsent < limits.renditionLowWater, !client.finishing {
             // The newest state supersedes every rendition it missed; the answers held
             // meanwhile follow it.
-            let snapshot = Rendition<State>(revision: kernel.revision, content: .snapshot(kernel.state))
-            client.output.append(Self.frame(ServerMessage<State>.rendition(snapshot)), isWholeState: true)
+            client.output.append(snapshotFrame(), isWholeState: true)
             if client.missedPresence {
                 client.output.append(Self.frame(ServerMessage<State>.presence(Presence(shells: receivers.count))))
             }
@@ -934,6 +975,12 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
             stopWaiters = []
             for waiter in waiters { waiter.resume() }
         }
+    }
+
+    /// A payload with its length prefix.
+    static func framed(_ payload: [UInt8]) -> [UInt8] {
+        let length = UInt32(payload.count)
+        return [UInt8(length >> 24), UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)] + payload
     }
 
     /// The frame of a message (its JSON, with the length prefix).
