@@ -57,11 +57,6 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     private var opened = false
 
     private var deliveredRevision: UInt64?
-    private var delivery = StateDelivery.typed
-    /// Under ``StateDelivery/patches``: the patches not yet handed to the consumer, in order.
-    private var patchBacklog: [(revision: UInt64, patch: JSONPatch)] = []
-    /// Patches held for a consumer before they are replaced by the whole document.
-    private static var patchBacklogLimit: Int { 1000 }
     /// Events other than states (notices, connection changes) not yet handed to the consumer,
     /// each with the revision the link was at when it happened (the oldest dropped past 100).
     private var pendingEvents: [(event: LinkEvent<State>, after: UInt64)] = []
@@ -93,12 +88,6 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     /// a slow one skips to the newest state.
     public nonisolated var events: LinkEvents<State, Action> {
         LinkEvents(link: self)
-    }
-
-    /// Chooses how ``events`` hands over the state; call it before ``open(timeout:)``.
-    /// - Parameter delivery: typed states, JSON documents, or every patch.
-    public func deliver(_ delivery: StateDelivery) {
-        self.delivery = delivery
     }
 
     /// The latest state the core reported, and its revision.
@@ -161,7 +150,6 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
             revision = welcome.revision
             decoded = welcome.snapshot
             document = nil
-            if delivery == .patches { replaceBacklogWithDocument() }
             let current = generation
             Task { await self.receiveLoop(session, generation: current) }
             return welcome
@@ -229,23 +217,12 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     /// state it followed.
     public func nextEvent() async -> LinkEvent<State>? {
         while true {
-            if delivery == .patches, opened, let next = patchBacklog.first,
-               pendingEvents.first.map({ $0.after >= next.revision }) ?? true {
-                patchBacklog.removeFirst()
-                deliveredRevision = next.revision
-                return .patch(revision: next.revision, next.patch)
-            }
             if let pending = pendingEvents.first, pending.after <= (deliveredRevision ?? 0) || !opened {
                 pendingEvents.removeFirst()
                 return pending.event
             }
-            if delivery != .patches, opened, connected, deliveredRevision.map({ revision > $0 }) ?? true {
+            if opened, connected, deliveredRevision.map({ revision > $0 }) ?? true {
                 do {
-                    if delivery == .json {
-                        let json = try currentDocument()
-                        deliveredRevision = revision
-                        return .document(revision: revision, json)
-                    }
                     let state = try currentState()
                     deliveredRevision = revision
                     return .state(revision: revision, state)
@@ -279,25 +256,6 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     private func wakeConsumer() {
         eventWaiter?.resume()
         eventWaiter = nil
-    }
-
-    /// The state's JSON at `revision` (encoded from the typed state if no patch has made it).
-    private func currentDocument() throws -> JSONValue {
-        if let document { return document }
-        guard let decoded else { throw LinkError.closed("no state yet") }
-        let json = try JSONValue(encoding: decoded)
-        document = json
-        return json
-    }
-
-    /// Under ``StateDelivery/patches``: what the consumer has not read is replaced by one
-    /// patch that replaces the whole document with the state now.
-    private func replaceBacklogWithDocument() {
-        patchBacklog.removeAll()
-        if let json = try? currentDocument() {
-            patchBacklog.append((revision, [.replace(JSONPointer(), json)]))
-        }
-        wakeConsumer()
     }
 
     private func currentState() throws -> State {
@@ -417,9 +375,6 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
             }
             decoded = snapshot
             document = nil
-            revision = rendition.revision
-            if delivery == .patches { replaceBacklogWithDocument() }
-            return
         case let .patch(patch):
             guard rendition.revision == revision + 1 else {
                 throw .protocolError(ErrorMessage(.badFrame, "patch for revision \(rendition.revision) does not follow revision \(revision)"))
@@ -435,13 +390,6 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
             }
         }
         revision = rendition.revision
-        if delivery == .patches, case let .patch(patch) = rendition.content {
-            if patchBacklog.count >= Self.patchBacklogLimit {
-                replaceBacklogWithDocument()
-            } else {
-                patchBacklog.append((revision, patch))
-            }
-        }
     }
 
     private func answer(_ seq: UInt64, _ outcome: ActionOutcome) {

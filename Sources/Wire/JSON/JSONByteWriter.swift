@@ -154,21 +154,37 @@ struct JSONByteWriter {
             }
             bytes.append(UInt8(ascii: "]"))
         case let .object(members):
-            bytes.append(UInt8(ascii: "{"))
-            var isFirst = true
-            for (key, member) in members.sorted(by: { Self.utf8Precedes($0.key, $1.key) }) {
-                if !isFirst { bytes.append(UInt8(ascii: ",")) }
-                isFirst = false
-                writeString(key)
-                bytes.append(UInt8(ascii: ":"))
-                do {
-                    try write(member)
-                } catch {
-                    throw error.inside(AnyCodingKey(key))
-                }
-            }
-            bytes.append(UInt8(ascii: "}"))
+            try writeObject(members)
         }
+    }
+
+    /// Writes an object, with `extra` among its members (in its place in the order, in place of
+    /// a member of the same key) when given: an object and one more member, without a copy.
+    mutating func writeObject(_ members: [String: JSONValue], extra: (key: String, value: JSONValue)? = nil) throws(NonFiniteNumberError) {
+        bytes.append(UInt8(ascii: "{"))
+        var isFirst = true
+        var pending = extra
+        func member(_ key: String, _ value: JSONValue) throws(NonFiniteNumberError) {
+            if !isFirst { bytes.append(UInt8(ascii: ",")) }
+            isFirst = false
+            writeString(key)
+            bytes.append(UInt8(ascii: ":"))
+            do {
+                try write(value)
+            } catch {
+                throw error.inside(AnyCodingKey(key))
+            }
+        }
+        for (key, value) in members.sorted(by: { Self.utf8Precedes($0.key, $1.key) }) {
+            if let extra = pending, !Self.utf8Precedes(key, extra.key) {
+                pending = nil
+                try member(extra.key, extra.value)
+                if key == extra.key { continue }
+            }
+            try member(key, value)
+        }
+        if let extra = pending { try member(extra.key, extra.value) }
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// Whether `a` comes before `b` in the order of their UTF-8 bytes, the order of keys in
@@ -224,6 +240,26 @@ public enum JSONSerializer {
         var writer = JSONByteWriter()
         do {
             try writer.write(value)
+        } catch {
+            throw error.encodingError()
+        }
+        return writer.bytes
+    }
+}
+
+extension JSONSerializer {
+    /// The JSON text of an object with one member set, as if it were added to the object first,
+    /// but without copying the object.
+    ///
+    /// - Parameters:
+    ///   - members: the object's members.
+    ///   - key: the member to set (it replaces a member of that key).
+    ///   - value: its value.
+    /// - Throws: `EncodingError.invalidValue` for a NaN or an infinity.
+    public static func serialize(_ members: [String: JSONValue], setting key: String, to value: JSONValue) throws -> [UInt8] {
+        var writer = JSONByteWriter()
+        do {
+            try writer.writeObject(members, extra: (key, value))
         } catch {
             throw error.encodingError()
         }

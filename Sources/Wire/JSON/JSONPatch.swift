@@ -50,6 +50,16 @@ public struct JSONPatchOperation: Codable, Sendable, Hashable {
     public static func move(from: JSONPointer, to path: JSONPointer) -> Self { .init(op: .move, path: path, from: from) }
 }
 
+extension JSONPatchOperation {
+    /// The operation as JSON, the object its encoding writes.
+    public var json: JSONValue {
+        var members: [String: JSONValue] = ["op": .string(op.rawValue), "path": .string(path.description)]
+        if let from { members["from"] = .string(from.description) }
+        if let value { members["value"] = value }
+        return .object(members)
+    }
+}
+
 /// An RFC 6902 JSON Patch: operations applied in order, all or nothing.
 public typealias JSONPatch = [JSONPatchOperation]
 

@@ -13,7 +13,23 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
             tokens = []
             return
         }
-        guard text.hasPrefix("/") else { return nil }
+        let utf8 = text.utf8
+        guard utf8.first == UInt8(ascii: "/") else { return nil }
+        if !utf8.contains(UInt8(ascii: "~")) {
+            // No escapes (the usual case): the tokens are the text between the slashes.
+            var tokens: [String] = []
+            if let parsed = utf8.withContiguousStorageIfAvailable({ bytes in
+                var start = 1
+                for index in 1 ... bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+                    tokens.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< index]), as: UTF8.self))
+                    start = index + 1
+                }
+                return tokens
+            }) {
+                self.tokens = parsed
+                return
+            }
+        }
         tokens = text.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(Self.unescape)
     }
 

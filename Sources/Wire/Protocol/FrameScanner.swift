@@ -1,0 +1,116 @@
+/// Reads a frame's text by its structure, for the frames read by hand (``WelcomeFrame``,
+/// ``RenditionFrame``): whitespace, punctuation, plain strings and numbers, and values skipped
+/// whole. Whatever it is unsure of, its callers leave to the general reader.
+struct FrameScanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position = 0
+
+    mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
+    }
+
+    /// Takes `byte` after any whitespace.
+    mutating func take(_ byte: UInt8) -> Bool {
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == byte else { return false }
+        position += 1
+        return true
+    }
+
+    /// Takes `text` after any whitespace.
+    mutating func takeExactly(_ text: [UInt8]) -> Bool {
+        skipWhitespace()
+        guard bytes.count - position >= text.count else { return false }
+        for (offset, byte) in text.enumerated() where bytes[position + offset] != byte { return false }
+        position += text.count
+        return true
+    }
+
+    /// A string of printable ASCII without escapes.
+    mutating func plainString() -> String? {
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return nil }
+        let start = position + 1
+        var index = start
+        while index < bytes.count, bytes[index] >= 0x20, bytes[index] < 0x7F, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
+            index += 1
+        }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+        position = index + 1
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< index]), as: UTF8.self)
+    }
+
+    /// A whole number written plainly: an optional minus (when allowed), no leading zero, at
+    /// most 18 digits (so it fits an Int64), and no fraction or exponent after it.
+    mutating func wholeNumber(allowingSign: Bool) -> Int64? {
+        var index = position
+        let negative = allowingSign && index < bytes.count && bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        let start = index
+        var value: Int64 = 0
+        while index < bytes.count, bytes[index] &- UInt8(ascii: "0") <= 9 {
+            guard index - start < 18 else { return nil }
+            value = value * 10 + Int64(bytes[index] - UInt8(ascii: "0"))
+            index += 1
+        }
+        let digits = index - start
+        guard digits > 0, digits == 1 || bytes[start] != UInt8(ascii: "0"), !(negative && value == 0) else { return nil }
+        if index < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) { return nil }
+        position = index
+        return negative ? -value : value
+    }
+
+    /// Skips a string, quotes included; returns its range, quotes included.
+    mutating func skipString() -> Range<Int>? {
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return nil }
+        let start = position
+        position += 1
+        while position < bytes.count {
+            switch bytes[position] {
+            case UInt8(ascii: "\""):
+                position += 1
+                return start ..< position
+            case UInt8(ascii: "\\"):
+                position += 2
+            default:
+                position += 1
+            }
+        }
+        return nil
+    }
+
+    /// Skips one value by its structure (brackets matched by kind, strings skipped whole);
+    /// whether it is valid JSON is not checked. Returns its range.
+    mutating func skipValue() -> Range<Int>? {
+        let start = position
+        var open: [UInt8] = []
+        while position < bytes.count {
+            let byte = bytes[position]
+            switch byte {
+            case UInt8(ascii: "\""):
+                guard skipString() != nil else { return nil }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                open.append(byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+                position += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                // A closing bracket with nothing open ends the value (it is the envelope's).
+                guard let expected = open.popLast() else { return start < position ? start ..< position : nil }
+                guard byte == expected else { return nil }
+                position += 1
+            case UInt8(ascii: ","), 0x20, 0x09, 0x0A, 0x0D:
+                if open.isEmpty { return start < position ? start ..< position : nil }
+                position += 1
+            default:
+                position += 1
+            }
+            if open.isEmpty, position > start, byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                return start ..< position
+            }
+        }
+        return nil
+    }
+}

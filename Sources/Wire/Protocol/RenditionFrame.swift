@@ -1,0 +1,145 @@
+/// A `rendition` frame read by hand, without the `Codable` machinery: the envelope and each
+/// operation of a patch by the structure of the text (``FrameScanner``), only the values
+/// parsed. A watcher reads one of these for every change of the state, and the general reader
+/// (``WireJSON`` decoding a ``ServerMessage``) costs several times as much (type metadata,
+/// containers, a dictionary and a decoder per level).
+///
+/// It says yes only to `{"rendition":{"patch":[…],"revision":R}}` or
+/// `{"rendition":{"revision":R,"snapshot":STATE}}` (members in any order, whitespace allowed),
+/// each operation of the patch an object with a known `op`, a `path`, and `from` and `value`
+/// where given, each member once, the pointers valid: a rendition the general reader reads the
+/// same way. Anything else is nil, and the caller reads the frame the general way, which also
+/// says what is wrong.
+public struct RenditionFrame: Sendable, Equatable {
+    public enum Content: Sendable, Equatable {
+        /// The whole state's JSON.
+        case snapshot(JSONValue)
+        /// The operations that take the state from `revision - 1` to `revision`.
+        case patch(JSONPatch)
+    }
+
+    /// The revision the rendition brings the state to.
+    public var revision: UInt64
+    public var content: Content
+
+    public init(revision: UInt64, content: Content) {
+        self.revision = revision
+        self.content = content
+    }
+
+    /// The rendition in `payload`, a frame from the core, or nil if it is not one in the form
+    /// above.
+    /// - Parameter payload: the frame's payload.
+    public static func read(_ payload: [UInt8]) -> RenditionFrame? {
+        guard payload.starts(with: prefix) else { return nil }
+        return payload.withUnsafeBufferPointer { buffer in
+            var scanner = FrameScanner(bytes: buffer)
+            return scanner.rendition()
+        }
+    }
+
+    private static let prefix = Array(#"{"rendition":"#.utf8)
+}
+
+/// Reads a rendition by the structure of its text.
+extension FrameScanner {
+    static let renditionKey = Array(#""rendition""#.utf8)
+    /// The members' keys, quotes included; a member's bit in `seen` is its index here.
+    static let renditionKeys = [#""patch""#, #""revision""#, #""snapshot""#].map { Array($0.utf8) }
+    static let operationKeys = [#""from""#, #""op""#, #""path""#, #""value""#].map { Array($0.utf8) }
+
+    mutating func rendition() -> RenditionFrame? {
+        guard take(UInt8(ascii: "{")), takeExactly(Self.renditionKey), take(UInt8(ascii: ":")), take(UInt8(ascii: "{")) else { return nil }
+        var revision: Int64?
+        var patch: JSONPatch?
+        var snapshot: JSONValue?
+        var seen: UInt8 = 0
+        repeat {
+            guard let member = key(among: Self.renditionKeys, seen: &seen) else { return nil }
+            switch member {
+            case 0:
+                guard let operations = operations() else { return nil }
+                patch = operations
+            case 1:
+                guard let number = wholeNumber(allowingSign: false) else { return nil }
+                revision = number
+            default:
+                guard let value = value() else { return nil }
+                snapshot = value
+            }
+        } while take(UInt8(ascii: ","))
+        guard take(UInt8(ascii: "}")), take(UInt8(ascii: "}")) else { return nil }
+        skipWhitespace()
+        guard position == bytes.count, let revision else { return nil }
+        switch (patch, snapshot) {
+        case let (patch?, nil): return RenditionFrame(revision: UInt64(revision), content: .patch(patch))
+        case let (nil, snapshot?): return RenditionFrame(revision: UInt64(revision), content: .snapshot(snapshot))
+        default: return nil
+        }
+    }
+
+    /// A member's key (one of `keys`, not seen before) and its colon; its index in `keys`.
+    private mutating func key(among keys: [[UInt8]], seen: inout UInt8) -> Int? {
+        skipWhitespace()
+        guard let keyRange = skipString(),
+              let member = keys.firstIndex(where: { $0.elementsEqual(UnsafeBufferPointer(rebasing: bytes[keyRange])) }),
+              seen & (1 << member) == 0, take(UInt8(ascii: ":"))
+        else { return nil }
+        seen |= 1 << member
+        skipWhitespace()
+        return member
+    }
+
+    private mutating func operations() -> JSONPatch? {
+        guard take(UInt8(ascii: "[")) else { return nil }
+        var patch: JSONPatch = []
+        if take(UInt8(ascii: "]")) { return patch }
+        repeat {
+            guard let operation = operation() else { return nil }
+            patch.append(operation)
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "]")) ? patch : nil
+    }
+
+    private mutating func operation() -> JSONPatchOperation? {
+        guard take(UInt8(ascii: "{")) else { return nil }
+        var kind: JSONPatchOperation.Kind?
+        var path: JSONPointer?
+        var from: JSONPointer?
+        var operand: JSONValue?
+        var seen: UInt8 = 0
+        repeat {
+            guard let member = key(among: Self.operationKeys, seen: &seen) else { return nil }
+            switch member {
+            case 0:
+                guard let pointer = pointer() else { return nil }
+                from = pointer
+            case 1:
+                guard let name = plainString(), let known = JSONPatchOperation.Kind(rawValue: name) else { return nil }
+                kind = known
+            case 2:
+                guard let pointer = pointer() else { return nil }
+                path = pointer
+            default:
+                guard let value = value() else { return nil }
+                operand = value
+            }
+        } while take(UInt8(ascii: ","))
+        guard take(UInt8(ascii: "}")), let kind, let path else { return nil }
+        return JSONPatchOperation(op: kind, path: path, from: from, value: operand)
+    }
+
+    /// A pointer's text: a plain string as it is, any other string through the parser.
+    private mutating func pointer() -> JSONPointer? {
+        if let text = plainString() { return JSONPointer(text) }
+        guard case let .string(text)? = value() else { return nil }
+        return JSONPointer(text)
+    }
+
+    /// One value, parsed; nil if it is not valid JSON. Its depth is limited as if it were at
+    /// the bottom of the frame, so that nothing deeper than the general reader takes is taken.
+    private mutating func value() -> JSONValue? {
+        guard let range = skipValue() else { return nil }
+        return try? JSONParser(maximumDepth: JSONParser.defaultMaximumDepth - 4).parse(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[range])))
+    }
+}
