@@ -57,22 +57,4 @@ public enum LinkEvent<State: Sendable>: Sendable {
     case reconnected(revision: UInt64)
     /// The link ended, with the reason, or nil when this client closed it; no more events follow.
     case ended(LinkError?)
-    /// Instead of ``state(revision:_:)`` when the link delivers JSON
-    /// (``StateDelivery/json``): the state's JSON, without decoding it.
-    case document(revision: UInt64, JSONValue)
-    /// Instead of ``state(revision:_:)`` when the link delivers patches
-    /// (``StateDelivery/patches``): what took the state to `revision`. Each applies to the
-    /// document the ones before it made; the first (and one after a reconnection, or after the
-    /// consumer fell far behind) replaces the whole document.
-    case patch(revision: UInt64, JSONPatch)
-}
-
-/// How a ``ShellLink`` hands the state to the consumer of its events.
-public enum StateDelivery: Sendable {
-    /// The typed state, the newest each time (``LinkEvent/state(revision:_:)``).
-    case typed
-    /// The state's JSON, the newest each time (``LinkEvent/document(revision:_:)``).
-    case json
-    /// Every patch, in order (``LinkEvent/patch(revision:_:)``).
-    case patches
 }

@@ -15,7 +15,7 @@ enum CoreConnection<App: ShellApp> {
     /// Connects and says hello. With `reconnectFor`, the link rides through restarts of the
     /// core for that long.
     static func open(
-        _ options: ShellOptions, role: ClientRole, name: String, reconnectFor window: Duration? = nil, delivery: StateDelivery = .typed
+        _ options: ShellOptions, role: ClientRole, name: String, reconnectFor window: Duration? = nil
     ) async throws(CommandFailure) -> (Link, Welcome<App.State>) {
         let path = socketPath(options)
         do {
@@ -37,7 +37,6 @@ enum CoreConnection<App: ShellApp> {
             if let session = handedOut.take() { return session }
             return try await SocketClient.connect(to: path, timeout: timeout)
         }
-        await link.deliver(delivery)
         do {
             let welcome = try await link.open(timeout: options.timeout)
             return (link, welcome)

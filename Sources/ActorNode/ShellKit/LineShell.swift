@@ -60,8 +60,7 @@ struct LineShell<App: ShellApp>: Sendable {
                 printed.reached(revision)
             case let .notice(text):
                 await output("notice: \(PeerText.escaped(text))\n")
-            case .presence, .document, .patch:
-                // This link delivers typed states.
+            case .presence:
                 break
             case let .reconnecting(reason):
                 await output("-- \(reason); reconnecting --\n")

@@ -1,9 +1,9 @@
 import Glibc
 import Wire
 
-/// A one-shot command's conversation with the core (`send` of one action, `state`), on the
-/// calling thread with blocking waits: connect, hello, welcome, then the action and its
-/// answer. No event loop thread, no tasks, and no work in proportion to the state's size unless
+/// A command's conversation with the core on the calling thread with blocking waits (`send` of
+/// one action, `state`, `watch`): connect, hello, welcome, then the action and its answer, or
+/// the renditions that follow (``WatchLoop``). No event loop thread, no tasks, and no work in proportion to the state's size unless
 /// the command needs the state: the welcome's state is located, not decoded, until asked for.
 ///
 /// It keeps the rules of ``ShellLink`` for a script, message for message: the first connection
@@ -18,6 +18,8 @@ final class OneShotLink<App: ShellApp> {
     /// no renditions, and a welcome's state is decoded only if the command needs it.
     enum Incoming {
         case welcome(OneShotWelcome<App>)
+        /// A rendition (sent to a watcher), read by hand.
+        case rendition(RenditionFrame)
         case message(ServerMessage<JSONValue>)
         case ended
         case timedOut
@@ -106,6 +108,9 @@ final class OneShotLink<App: ShellApp> {
                 case .welcome:
                     closeSocket()
                     throw .failed(.protocolError(ErrorMessage(.unexpectedMessage, "the core sent a second welcome")))
+                case .rendition:
+                    // A script is sent none.
+                    continue
                 case let .message(message):
                     switch message {
                     case let .ack(ack) where ack.seq == seq:
@@ -195,11 +200,23 @@ final class OneShotLink<App: ShellApp> {
         case let .message(other):
             closeSocket()
             throw .failed(.protocolError(ErrorMessage(.unexpectedMessage, "the core answered hello with \(Self.name(of: other)) instead of welcome")))
+        case .rendition:
+            closeSocket()
+            throw .failed(.protocolError(ErrorMessage(.unexpectedMessage, "the core answered hello with rendition instead of welcome")))
         }
     }
 
-    /// Tries to get back to a core, with growing delays, until the window closes.
-    private func reconnect(within window: Duration, after reason: String, goodbye: Bool) throws(Halt) {
+    /// Tries to get back to a core, with growing delays, until the window closes; returns the
+    /// new connection's welcome.
+    /// - Parameters:
+    ///   - window: how long to keep trying.
+    ///   - reason: how the connection was lost, for the message if the core is not back in time.
+    ///   - goodbye: whether the core said goodbye: then a socket that is gone means it was
+    ///     stopped for good, and trying ends there.
+    ///   - attempted: called after each attempt that did not end the trying (and after the one
+    ///     that succeeded), for a command that tells its user it is reconnecting.
+    @discardableResult
+    func reconnect(within window: Duration, after reason: String, goodbye: Bool, attempted: () -> Void = {}) throws(Halt) -> OneShotWelcome<App> {
         let deadline = ContinuousClock.now + window
         var delay = Self.initialDelay
         while true {
@@ -208,8 +225,9 @@ final class OneShotLink<App: ShellApp> {
             let remaining = deadline - ContinuousClock.now
             do throws(Halt) {
                 let socket = try connect()
-                _ = try handshake(socket, timeout: max(.milliseconds(100), min(remaining, .seconds(5))))
-                return
+                let welcome = try handshake(socket, timeout: max(.milliseconds(100), min(remaining, .seconds(5))))
+                attempted()
+                return welcome
             } catch {
                 guard case let .failed(failure) = error else { throw error }
                 if case .noSocket = failure, goodbye {
@@ -221,6 +239,7 @@ final class OneShotLink<App: ShellApp> {
                     // Not the core we lost, nor one to talk to: stop here, nothing is resent.
                     throw error
                 default:
+                    attempted()
                     guard ContinuousClock.now < deadline else {
                         throw .failed(.closed("\(reason), and it was not back within \(window.readable) (\(failure))"))
                     }
@@ -232,13 +251,18 @@ final class OneShotLink<App: ShellApp> {
     /// The next message from the core before `deadline` (or the whole command's deadline,
     /// which ends the command). Messages of a type this client does not know are skipped; a
     /// frame that is not a message, or a broken stream, is an `error` message and the end.
-    private func next(before deadline: ContinuousClock.Instant) throws(Halt) -> Incoming {
+    /// - Parameters:
+    ///   - deadline: when to give up waiting (`.timedOut`); nil to wait as long as it takes
+    ///     (unless the whole command has a deadline).
+    ///   - unlessDrained: `.timedOut` at once when what the last read brought has all been
+    ///     taken (see ``BlockingFrameSocket/readFrame(before:unlessDrained:)``).
+    func next(before deadline: ContinuousClock.Instant?, unlessDrained: Bool = false) throws(Halt) -> Incoming {
         guard let socket, !streamEnded else { return .ended }
-        let limit = giveUp.map { min($0, deadline) } ?? deadline
+        let limit = giveUp.map { giveUp in deadline.map { min(giveUp, $0) } ?? giveUp } ?? deadline
         while true {
             let payload: [UInt8]
             do {
-                guard let frame = try socket.readFrame(before: limit) else { return .ended }
+                guard let frame = try socket.readFrame(before: limit, unlessDrained: unlessDrained) else { return .ended }
                 payload = frame
             } catch {
                 switch error {
@@ -255,6 +279,9 @@ final class OneShotLink<App: ShellApp> {
             // The frames a script gets, in the form the core writes them, are read by hand.
             if let ack = ScriptFrames.ack(payload) {
                 return .message(.ack(ack))
+            }
+            if let rendition = RenditionFrame.read(payload) {
+                return .rendition(rendition)
             }
             if let split = WelcomeFrame.split(payload) {
                 return .welcome(OneShotWelcome(revision: split.revision, payload: payload, snapshot: split.snapshot))
@@ -301,7 +328,8 @@ final class OneShotLink<App: ShellApp> {
         }
     }
 
-    private func closeSocket() {
+    /// Closes the connection without a word (it is lost or refused).
+    func closeSocket() {
         socket?.close()
         socket = nil
     }
@@ -359,6 +387,21 @@ struct OneShotWelcome<App: ShellApp> {
         if let snapshot, let state = try? WireJSON.decode(App.State.self, from: payload[snapshot]) { return state }
         do {
             guard case let .welcome(welcome) = try WireJSON.decode(ServerMessage<App.State>.self, from: payload) else {
+                throw LinkError.protocolError(ErrorMessage(.unexpectedMessage, "the core answered hello with another message instead of welcome"))
+            }
+            return welcome.snapshot
+        } catch let error as LinkError {
+            throw error
+        } catch {
+            throw .protocolError(ErrorMessage(.badFrame, "the core sent a frame that is not a valid message: \(describeDecodingFailure(error))"))
+        }
+    }
+
+    /// The state as JSON, as the core sent it.
+    func document() throws(LinkError) -> JSONValue {
+        if let snapshot, let json = try? WireJSON.decode(JSONValue.self, from: payload[snapshot]) { return json }
+        do {
+            guard case let .welcome(welcome) = try WireJSON.decode(ServerMessage<JSONValue>.self, from: payload) else {
                 throw LinkError.protocolError(ErrorMessage(.unexpectedMessage, "the core answered hello with another message instead of welcome"))
             }
             return welcome.snapshot

@@ -7,7 +7,7 @@ import Wire
 public enum ShellKit<App: ShellApp> {
     /// The whole program. Call it as `main`'s only statement: it blocks the signals the
     /// full-screen interface handles before any other thread exists, runs `send` (of one
-    /// action) and `state` on the main thread alone, and never returns.
+    /// action), `state` and `watch` on the main thread alone, and never returns.
     public static func main() -> Never {
         signal(SIGPIPE, SIG_IGN)
         // Parsing starts no thread, so what follows still runs while this is the only one.
@@ -19,7 +19,7 @@ public enum ShellKit<App: ShellApp> {
         }
         let (options, command) = parsed
         if let blocking = blocking(command) {
-            // One action or the state: on this thread alone, nothing started around it, and
+            // One action, the state, or watching it: on this thread alone, nothing started around it, and
             // every signal keeps its default action (Ctrl-C ends it).
             ProgramMain.runHere(program: App.program) { () throws(CommandFailure) in
                 let (status, output) = try blocking(options)
@@ -54,7 +54,7 @@ public enum ShellKit<App: ShellApp> {
             return try await AttachCommand<App>.run(options: options)
         case .send(.standardInput):
             return try await SendCommand<App>.lines(options: options)
-        case .send, .state:
+        case .send, .state, .watch:
             // They block while they wait: on a thread of their own, off Swift's pool.
             guard let blocking = blocking(command) else { preconditionFailure("\(command) is one-shot") }
             let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<(ExitStatus, [UInt8]), CommandFailure>, Never>) in
@@ -65,13 +65,11 @@ public enum ShellKit<App: ShellApp> {
             let (status, output) = try result.get()
             if !output.isEmpty { await StandardStreams.out(String(decoding: output, as: UTF8.self)) }
             return status
-        case let .watch(format, count):
-            return try await WatchCommand<App>.run(format: format, count: count, options: options)
         }
     }
 
     /// The commands that do their work on the calling thread with blocking waits (one action,
-    /// the state: see ``OneShotLink``), as a function from the options to the exit status and
+    /// the state, watching it: see ``OneShotLink``), as a function from the options to the exit status and
     /// what to print on stdout; nil for the others.
     static func blocking(_ command: ShellCommand) -> (@Sendable (ShellOptions) throws(CommandFailure) -> (ExitStatus, [UInt8]))? {
         switch command {
@@ -83,7 +81,10 @@ public enum ShellKit<App: ShellApp> {
             return { options throws(CommandFailure) in (try SendCommand<App>.one({ verbs throws(VerbMistake) in try verbs.parseJSON(text) }, options: options), []) }
         case let .state(json):
             return { options throws(CommandFailure) in (.success, try StateCommand<App>.run(json: json, options: options)) }
-        case .attach, .watch, .help, .version:
+        case let .watch(format, count):
+            // It prints as it goes.
+            return { options throws(CommandFailure) in (try WatchCommand<App>.run(format: format, count: count, options: options), []) }
+        case .attach, .help, .version:
             return nil
         }
     }

@@ -35,10 +35,17 @@ enum StateJSON {
 
     /// The same line from the state's JSON, without a typed state.
     static func line(_ json: JSONValue, revision: UInt64) -> String {
-        guard case var .object(members) = json else {
-            return "{\"revision\":\(revision)}\n"
+        String(decoding: bytes(json, revision: revision), as: UTF8.self)
+    }
+
+    /// The same line as bytes, written straight from the state's JSON (nothing copied).
+    static func bytes(_ json: JSONValue, revision: UInt64) -> [UInt8] {
+        guard case let .object(members) = json,
+              var line = try? JSONSerializer.serialize(members, setting: "revision", to: .integer(Int64(revision)))
+        else {
+            return Array("{\"revision\":\(revision)}\n".utf8)
         }
-        members["revision"] = .integer(Int64(revision))
-        return ((try? WireJSON.string(JSONValue.object(members))) ?? "{}") + "\n"
+        line.append(UInt8(ascii: "\n"))
+        return line
     }
 }

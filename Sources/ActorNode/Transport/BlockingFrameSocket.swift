@@ -16,22 +16,26 @@ public final class BlockingFrameSocket {
         case connection(ConnectionError)
     }
 
-    /// The socket (non-blocking); closed by ``close()`` or when this object goes.
+    /// The socket; closed by ``close()`` or when this object goes. It is left in blocking mode:
+    /// each call says whether it may wait (`MSG_DONTWAIT`), so that a read without a deadline
+    /// waits in the read itself, one system call per wake.
     public let fd: Int32
     private var decoder: FrameDecoder
     /// Where reads land; it grows (up to 1 MiB) while reads fill it, as for a large state.
     private var scratch: UnsafeMutableRawBufferPointer
     private var isClosed = false
+    /// The last read took everything the socket held (it filled less than the buffer).
+    private var drained = false
 
     /// - Parameters:
-    ///   - fd: a connected stream socket; it is made non-blocking, and this object owns it.
+    ///   - fd: a connected stream socket; it is put in blocking mode, and this object owns it.
     ///   - maximumPayloadLength: the largest frame accepted from the peer.
     public init(fd: Int32, maximumPayloadLength: Int = Frame.defaultMaximumPayloadLength) {
         self.fd = fd
         decoder = FrameDecoder(maximumPayloadLength: maximumPayloadLength)
         scratch = .allocate(byteCount: 64 << 10, alignment: 1)
         let flags = fcntl(fd, F_GETFL)
-        if flags >= 0, flags & O_NONBLOCK == 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+        if flags >= 0, flags & O_NONBLOCK != 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
     }
 
     deinit {
@@ -47,7 +51,7 @@ public final class BlockingFrameSocket {
         guard !isClosed else { throw .connection(.closed) }
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
             if sent >= 0 {
                 offset += sent
                 continue
@@ -65,8 +69,13 @@ public final class BlockingFrameSocket {
 
     /// The next frame's payload, read before `deadline`; nil when the peer closed the stream
     /// cleanly between frames (or reset it with nothing of a frame pending).
-    /// - Parameter deadline: when to give up.
-    public func readFrame(before deadline: ContinuousClock.Instant) throws(Failure) -> [UInt8]? {
+    /// - Parameters:
+    ///   - deadline: when to give up; nil to wait as long as it takes.
+    ///   - unlessDrained: when every frame of what was read has been taken, nothing of one is
+    ///     pending, and the last read took everything the socket held, time out at once without
+    ///     asking the socket: for a reader that acts once it has taken everything the last read
+    ///     brought (a watcher prints the newest state).
+    public func readFrame(before deadline: ContinuousClock.Instant?, unlessDrained: Bool = false) throws(Failure) -> [UInt8]? {
         guard !isClosed else { throw .connection(.closed) }
         while true {
             do {
@@ -74,7 +83,9 @@ public final class BlockingFrameSocket {
             } catch {
                 throw .connection(.frame(error))
             }
-            let count = Glibc.read(fd, scratch.baseAddress, scratch.count)
+            if unlessDrained, drained, !decoder.hasPartialFrame { throw .timedOut }
+            let count = recv(fd, scratch.baseAddress, scratch.count, deadline == nil ? 0 : Int32(MSG_DONTWAIT))
+            drained = count >= 0 && count < scratch.count
             if count > 0 {
                 decoder.append(UnsafeRawBufferPointer(rebasing: scratch[..<count]))
                 if count == scratch.count, scratch.count < 1 << 20 {
@@ -95,7 +106,7 @@ public final class BlockingFrameSocket {
             case EINTR:
                 continue
             case EAGAIN:
-                try wait(for: Int16(POLLIN), before: deadline)
+                try wait(for: Int16(POLLIN), before: deadline ?? .now + .seconds(86_400))
             case ECONNRESET where !decoder.hasPartialFrame:
                 return nil
             default:

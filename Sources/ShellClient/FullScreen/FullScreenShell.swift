@@ -115,9 +115,6 @@ struct FullScreenShell {
                     ui.message = .init(text: "notice: " + text, kind: .info)
                 case let .presence(shells):
                     ui.shells = shells
-                case .document, .patch:
-                    // This link delivers typed states.
-                    break
                 case let .reconnecting(reason):
                     ui.connection = .reconnecting(reason)
                     ui.message = .init(text: "\(reason); reconnecting…", kind: .error)
