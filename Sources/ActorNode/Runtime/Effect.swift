@@ -96,18 +96,24 @@ public struct Effect<Action: Sendable>: Sendable {
     public struct Work: Sendable {
         public let id: EffectID?
         public let queue: EffectQueue?
-        let body: @Sendable (EffectSend<Action>) async throws -> Void
+        @usableFromInline let body: @Sendable (EffectSend<Action>) async throws -> Void
+
+        @usableFromInline init(id: EffectID?, queue: EffectQueue?, body: @escaping @Sendable (EffectSend<Action>) async throws -> Void) {
+            self.id = id
+            self.queue = queue
+            self.body = body
+        }
     }
 
     /// The steps, in order.
     public let steps: [Step]
 
-    init(steps: [Step]) {
+    @usableFromInline init(steps: [Step]) {
         self.steps = steps
     }
 
     /// Nothing to do.
-    public static var none: Effect { Effect(steps: []) }
+    @inlinable public static var none: Effect { Effect(steps: []) }
 
     /// Sends these actions right after the current one, in order.
     public static func send(_ actions: Action...) -> Effect {
@@ -157,13 +163,13 @@ public struct Effect<Action: Sendable>: Sendable {
     }
 
     /// All of these effects' steps, in order.
-    public static func combine(_ effects: Effect...) -> Effect {
+    @inlinable public static func combine(_ effects: Effect...) -> Effect {
         combine(effects)
     }
 
     /// All of `effects`, in order.
     /// - Parameter effects: the effects.
-    public static func combine(_ effects: [Effect]) -> Effect {
+    @inlinable public static func combine(_ effects: [Effect]) -> Effect {
         // A loop, not `flatMap(\.steps)`: a key path into a generic type is made anew at each
         // call, which showed in the core's profile at 8% of an action.
         var steps: [Step] = []
@@ -179,11 +185,11 @@ public struct Effect<Action: Sendable>: Sendable {
     }
 
     /// Whether this effect does nothing.
-    public var isNone: Bool { steps.isEmpty }
+    @inlinable public var isNone: Bool { steps.isEmpty }
 
     /// The same effect for a parent's action type: how a child reducer's effects are lifted
     /// into its parent's.
-    public func map<Parent: Sendable>(_ transform: @escaping @Sendable (Action) -> Parent) -> Effect<Parent> {
+    @inlinable public func map<Parent: Sendable>(_ transform: @escaping @Sendable (Action) -> Parent) -> Effect<Parent> {
         guard !steps.isEmpty else { return .none }
         return Effect<Parent>(steps: steps.map { step in
             switch step {

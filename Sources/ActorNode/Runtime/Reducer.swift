@@ -15,7 +15,7 @@ public struct Reducer<State, Action: Sendable, Environment>: Sendable {
     /// A reducer from its function.
     /// - Parameter reduce: changes the state for an action (or throws a ``Rejection`` before
     ///   changing anything) and returns the effects to run, ``Effect/none`` for none.
-    public init(_ reduce: @escaping @Sendable (inout State, Action, Environment) throws(Rejection) -> Effect<Action>) {
+    @inlinable public init(_ reduce: @escaping @Sendable (inout State, Action, Environment) throws(Rejection) -> Effect<Action>) {
         self.reduce = reduce
     }
 
@@ -24,7 +24,7 @@ public struct Reducer<State, Action: Sendable, Environment>: Sendable {
     ///   - state: the state, changed in place.
     ///   - action: the action.
     ///   - environment: what the reducer may use of the outside world.
-    public func callAsFunction(_ state: inout State, _ action: Action, _ environment: Environment) throws(Rejection) -> Effect<Action> {
+    @inlinable public func callAsFunction(_ state: inout State, _ action: Action, _ environment: Environment) throws(Rejection) -> Effect<Action> {
         try reduce(&state, action, environment)
     }
 
@@ -32,13 +32,13 @@ public struct Reducer<State, Action: Sendable, Environment>: Sendable {
     /// the same order. Features usually handle disjoint actions; if one rejects an action, it
     /// must do so before any of them has changed the state.
     /// - Parameter reducers: the reducers, in the order they run.
-    public static func combine(_ reducers: Reducer...) -> Reducer {
+    @inlinable public static func combine(_ reducers: Reducer...) -> Reducer {
         combine(reducers)
     }
 
     /// ``combine(_:)-(Reducer...)`` for an array.
     /// - Parameter reducers: the reducers, in the order they run.
-    public static func combine(_ reducers: [Reducer]) -> Reducer {
+    @inlinable public static func combine(_ reducers: [Reducer]) -> Reducer {
         Reducer { state, action, environment throws(Rejection) in
             var effects: [Effect<Action>] = []
             for reducer in reducers {
@@ -55,7 +55,7 @@ public struct Reducer<State, Action: Sendable, Environment>: Sendable {
     ///   - path: where this reducer's state is in the parent's.
     ///   - action: how this reducer's actions sit in the parent's.
     ///   - toChild: this reducer's environment, made from the parent's.
-    public func scope<ParentState, ParentAction: Sendable, ParentEnvironment>(
+    @inlinable public func scope<ParentState, ParentAction: Sendable, ParentEnvironment>(
         state path: WritableKeyPath<ParentState, State> & Sendable,
         action: ActionPath<ParentAction, Action>,
         environment toChild: @escaping @Sendable (ParentEnvironment) -> Environment
@@ -80,7 +80,7 @@ public struct ActionPath<Parent, Child>: Sendable {
     /// - Parameters:
     ///   - extract: takes the child's action out of a parent's (nil for other cases).
     ///   - embed: puts a child's action in a parent's.
-    public init(extract: @escaping @Sendable (Parent) -> Child?, embed: @escaping @Sendable (Child) -> Parent) {
+    @inlinable public init(extract: @escaping @Sendable (Parent) -> Child?, embed: @escaping @Sendable (Child) -> Parent) {
         self.extract = extract
         self.embed = embed
     }
@@ -88,7 +88,7 @@ public struct ActionPath<Parent, Child>: Sendable {
 
 extension ActionPath where Parent == Child {
     /// Every action, as it is.
-    public static var identity: ActionPath { ActionPath(extract: { $0 }, embed: { $0 }) }
+    @inlinable public static var identity: ActionPath { ActionPath(extract: { $0 }, embed: { $0 }) }
 }
 
 extension Reducer {
