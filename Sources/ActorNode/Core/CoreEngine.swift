@@ -478,10 +478,16 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
 
     private func handle(_ frame: [UInt8], from number: Int) {
         guard let client = clients[number] else { return }
-        if case let .welcomed(hello) = client.phase, let (request, json) = Self.plainAction(frame) {
-            apply(request, json: json, from: number, hello: hello)
+        if case let .welcomed(hello) = client.phase, let (action, seq, json) = Self.plainAction(frame) {
+            apply(action, seq: seq, json: json, from: number, hello: hello)
             return
         }
+        handleMessage(frame, from: number, client: client)
+    }
+
+    /// Any frame but a plain action: decoded as a message. (Apart from ``handle(_:from:)``, so
+    /// that the plain action's path does not pay for this one's generic locals.)
+    private func handleMessage(_ frame: [UInt8], from number: Int, client: EngineClient) {
         let message: ClientMessage<Action>
         do {
             message = try WireJSON.decode(ClientMessage<Action>.self, from: frame)
@@ -511,7 +517,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         case (_, .awaitingHello):
             violation(number, ErrorMessage(.helloRequired, "the first message must be hello"))
         case let (.action(request), .welcomed(hello)):
-            apply(request, from: number, hello: hello)
+            apply(request.action, seq: request.seq, from: number, hello: hello)
         case (.bye, .welcomed):
             finish(number)
         }
@@ -521,12 +527,12 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     /// the generic decoding of every message: only the action itself is parsed and decoded.
     /// Anything else (nil) takes the general path, which also says what is wrong. Returns the
     /// action's text too, for the journal to copy.
-    private static func plainAction(_ frame: [UInt8]) -> (ActionRequest<Action>, ArraySlice<UInt8>)? {
+    private static func plainAction(_ frame: [UInt8]) -> (Action, seq: UInt64, json: ArraySlice<UInt8>)? {
         guard let plain = PlainActionFrame.scan(frame) else { return nil }
         let parsed = frame.withUnsafeBytes { try? JSONParser().parse(UnsafeRawBufferPointer(rebasing: $0[plain.action])) }
         guard let parsed, let action = try? JSONValueDecoder().decode(Action.self, from: parsed) else { return nil }
         // The client field is not used: the hello's client id is the one that counts.
-        return (ActionRequest(client: "", seq: plain.seq, action: action), frame[plain.action])
+        return (action, plain.seq, frame[plain.action])
     }
 
     private func welcome(_ number: Int, _ hello: Hello) {
@@ -595,13 +601,13 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         return json
     }
 
-    private func apply(_ request: ActionRequest<Action>, json: ArraySlice<UInt8>? = nil, from number: Int, hello: Hello) {
-        if let refusal = admits(request.action) {
-            if trace { log(TraceLine.rejected(action: request.action, origin: .client(id: hello.client, seq: request.seq), rejection: refusal)) }
-            answer(number, .reject(Reject(seq: request.seq, code: refusal.code, message: refusal.message)))
+    private func apply(_ action: Action, seq: UInt64, json: ArraySlice<UInt8>? = nil, from number: Int, hello: Hello) {
+        if let refusal = admits(action) {
+            if trace { log(TraceLine.rejected(action: action, origin: .client(id: hello.client, seq: seq), rejection: refusal)) }
+            answer(number, .reject(Reject(seq: seq, code: refusal.code, message: refusal.message)))
             return
         }
-        apply(request.action, json: json, from: .client(id: hello.client, seq: request.seq), client: number, seq: request.seq)
+        apply(action, json: json, from: .client(id: hello.client, seq: seq), client: number, seq: seq)
     }
 
     /// Applies an action and queues what follows: the journal record, the rendition for every
@@ -612,15 +618,9 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         guard !failed else { return }
         switch kernel.apply(action, from: origin, keepingPrevious: trace || !receivers.isEmpty) {
         case let .duplicate(revision):
-            if trace { log(TraceLine.duplicate(action: action, origin: origin, revision: revision)) }
-            if let number, let seq { answer(number, .ack(Ack(seq: seq, revision: revision))) }
+            answerDuplicate(action, from: origin, client: number, seq: seq, revision: revision)
         case let .rejected(rejection):
-            if trace {
-                log(TraceLine.rejected(action: action, origin: origin, rejection: rejection))
-            } else if origin == .effect {
-                log("an effect's action was rejected: \(PeerText.forLog(rejection.message)) (\(PeerText.forLog(rejection.code)))")
-            }
-            if let number, let seq { answer(number, .reject(Reject(seq: seq, code: rejection.code, message: rejection.message))) }
+            answerRejected(action, from: origin, client: number, seq: seq, rejection: rejection)
         case let .applied(applied):
             record(applied, json: json)
             if trace {
@@ -633,6 +633,23 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
             }
             run(applied.effect)
         }
+    }
+
+    // The answers other than an ack, apart from ``apply(_:json:from:client:seq:)`` so that an
+    // applied action does not pay for their generic messages.
+
+    private func answerDuplicate(_ action: Action, from origin: ActionOrigin, client number: Int?, seq: UInt64?, revision: UInt64) {
+        if trace { log(TraceLine.duplicate(action: action, origin: origin, revision: revision)) }
+        if let number, let seq { answer(number, .ack(Ack(seq: seq, revision: revision))) }
+    }
+
+    private func answerRejected(_ action: Action, from origin: ActionOrigin, client number: Int?, seq: UInt64?, rejection: Rejection) {
+        if trace {
+            log(TraceLine.rejected(action: action, origin: origin, rejection: rejection))
+        } else if origin == .effect {
+            log("an effect's action was rejected: \(PeerText.forLog(rejection.message)) (\(PeerText.forLog(rejection.code)))")
+        }
+        if let number, let seq { answer(number, .reject(Reject(seq: seq, code: rejection.code, message: rejection.message))) }
     }
 
     private func record(_ applied: StoreKernel<State, Action, Environment>.Applied, json: ArraySlice<UInt8>?) {
@@ -663,12 +680,18 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
                 text += "}".utf8
                 record = text
             } else {
-                record = try WireJSON.encode(JournalEntry<Action>(revision: applied.revision, at: at, client: client, seq: seq, action: applied.action))
+                record = try Self.journalText(revision: applied.revision, at: at, client: client, seq: seq, action: applied.action)
             }
         } catch {
             fatalError("an applied action could not be encoded for the journal: \(error)")
         }
         journal.append(revision: applied.revision, record: DurableRecord.encode(record))
+    }
+
+    /// A ``JournalEntry``'s JSON, encoded (apart from ``record(_:json:)``, whose usual path
+    /// writes it by hand).
+    private static func journalText(revision: UInt64, at: Double, client: String?, seq: UInt64?, action: Action) throws -> [UInt8] {
+        try WireJSON.encode(JournalEntry<Action>(revision: revision, at: at, client: client, seq: seq, action: action))
     }
 
     /// The rendition of an applied action for every shell: a patch from the state before (the
