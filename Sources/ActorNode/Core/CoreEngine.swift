@@ -780,6 +780,13 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
             updateBudget(number)
         }
         if let journal, journal.hasPending, !failed {
+            if journal.policy == .always {
+                // About to wait for the disk: first take in the actions that arrived during
+                // this turn (and during that), so that one sync covers them too (otherwise
+                // they wait for this sync, then need one of their own).
+                var rounds = 0
+                while rounds < 4, loop.handleReadyNow() > 0 { rounds += 1 }
+            }
             do {
                 try journal.commit { snapshotContent() }
             } catch {

@@ -237,6 +237,39 @@ public final class EventLoop: SerialExecutor, Sendable {
         return Int32(clamping: milliseconds)
     }
 
+    /// Handles the descriptors that are ready now, without waiting and without ending the turn:
+    /// for a handler of the end of the turn that is about to wait for a disk and would rather
+    /// take in, first, what arrived while it worked (the core's group commit under
+    /// `--fsync always`). Call it on the loop's thread only.
+    /// - Returns: how many descriptors were ready.
+    @discardableResult
+    public func handleReadyNow() -> Int {
+        precondition(isInLoopThread, "handleReadyNow() is for the loop's own thread")
+        let capacity = 64
+        let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
+        defer { events.deallocate() }
+        let count = epoll_wait(epollFD, events, Int32(capacity), 0)
+        guard count > 0 else { return 0 }
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        defer { scratch.deallocate() }
+        dispatch(events, count: Int(count), scratch: scratch)
+        return Int(count)
+    }
+
+    private func dispatch(_ events: UnsafeMutablePointer<epoll_event>, count: Int, scratch: UnsafeMutableRawBufferPointer) {
+        for index in 0 ..< count {
+            let event = events[index]
+            let token = event.data.u64
+            if token == Self.wakeToken {
+                var value: UInt64 = 0
+                _ = read(wakeFD, &value, MemoryLayout<UInt64>.size)
+                continue
+            }
+            guard let handler = handlers.withLock({ $0[token] }) else { continue }
+            handler.handleEvents(event.events, scratch: scratch)
+        }
+    }
+
     private func runDueTimers() {
         let due = timers.withLock { $0.popExpired(now: .now) }
         for entry in due { entry.payload() }
@@ -258,17 +291,7 @@ public final class EventLoop: SerialExecutor, Sendable {
                 runJobs()
                 for entry in turnHooks.withLock({ $0 }) { entry.hook() }
             }
-            for index in 0 ..< Int(count) {
-                let event = events[index]
-                let token = event.data.u64
-                if token == Self.wakeToken {
-                    var value: UInt64 = 0
-                    _ = read(wakeFD, &value, MemoryLayout<UInt64>.size)
-                    continue
-                }
-                guard let handler = handlers.withLock({ $0[token] }) else { continue }
-                handler.handleEvents(event.events, scratch: scratch)
-            }
+            dispatch(events, count: Int(count), scratch: scratch)
         }
     }
 }
