@@ -68,7 +68,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     private let log: @Sendable (String) -> Void
     private let journalFailed: @Sendable (JournalFailure) -> Void
 
-    private var clients: [Int: EngineClient] = [:]
+    private var clients = ClientTable()
     private var nextNumber = 1
     /// Welcomed clients that receive renditions, by number.
     private var receivers: Set<Int> = []
