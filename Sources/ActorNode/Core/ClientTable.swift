@@ -1,8 +1,8 @@
 /// The engine's clients by number. Numbers are given out in increasing order and never again,
 /// so the table is two arrays kept in that order and searched by halves: a few comparisons for
 /// the hundreds of clients a core has, where a dictionary hashes the key (SipHash) at every one
-/// of the dozen lookups an action makes (4% of the core's instructions per action, measured
-/// with callgrind).
+/// of the dozen lookups an action makes (hashing and probing were 5% of the core's
+/// instructions per action; this table saved 3%, measured with callgrind).
 struct ClientTable {
     private var numbers: [Int] = []
     private var entries: [EngineClient] = []
