@@ -27,7 +27,14 @@ final class LogSink: Sendable {
         var size: Int
         var tail: [String] = []
         var partial = ""
+        /// The newest flush marker the reader has passed.
+        var flushed: UInt64 = 0
+        /// The start of a marker line that the last read cut off.
+        var heldMarker: [UInt8] = []
     }
+
+    /// Flush markers given out.
+    private let flushes = Atomic<UInt64>(0)
 
     init(directory: String, name: String = "core.log", echo: Bool, rotationSize: Int = defaultRotationSize) throws(SystemError) {
         path = directory + "/" + name
@@ -59,13 +66,16 @@ final class LogSink: Sendable {
         state.withLock { $0.tail }
     }
 
-    /// Returns once everything logged so far has reached the pipe.
+    /// Returns once everything logged so far is in the file and in ``lastLines`` (or after two
+    /// seconds, if the reader thread is stuck): a marker line follows it through the pipe, and
+    /// the reader says when it has passed it. (An empty pipe alone is not enough: the reader
+    /// may still be writing, or rotating, what it took out of it.)
     func flush() async {
+        let token = flushes.wrappingAdd(1, ordering: .relaxed).newValue
+        writer.enqueue(Self.flushMarker(token))
         await writer.flush()
-        // Give the reader thread a moment to take it out of the pipe.
-        for _ in 0 ..< 50 {
-            var pending: Int32 = 0
-            if ioctl(readFD, UInt(FIONREAD), &pending) != 0 || pending == 0 { break }
+        for _ in 0 ..< 1000 {
+            if state.withLock({ $0.flushed >= token }) { return }
             try? await Task.sleep(for: .milliseconds(2))
         }
     }
@@ -76,33 +86,64 @@ final class LogSink: Sendable {
             let count = buffer.withUnsafeMutableBytes { read(readFD, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return }
-            let chunk = Array(buffer[0 ..< count])
-            append(chunk)
+            let written = append(Array(buffer[0 ..< count]))
             if echo {
-                _ = chunk.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+                _ = written.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
             }
         }
     }
 
-    private func append(_ chunk: [UInt8]) {
+    /// Appends what was read to the file and returns it, less the flush markers.
+    private func append(_ chunk: [UInt8]) -> [UInt8] {
         state.withLock { state in
+            let bytes = state.heldMarker.isEmpty ? chunk : state.heldMarker + chunk
+            state.heldMarker = []
+            var written: [UInt8] = []
             // Line by line, so that a file is rotated between two lines, never inside one.
             var start = 0
-            while start < chunk.count {
-                let end = chunk[start...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? chunk.count
+            while start < bytes.count {
+                let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n"))
+                let end = newline.map { $0 + 1 } ?? bytes.count
+                if bytes[start] == 0 {
+                    // Perhaps a flush marker: wait for the rest of it.
+                    guard newline != nil else {
+                        state.heldMarker = Array(bytes[start...])
+                        break
+                    }
+                    if let token = Self.flushToken(bytes[start ..< end]) {
+                        state.flushed = max(state.flushed, token)
+                        start = end
+                        continue
+                    }
+                }
                 if state.size + (end - start) > rotationSize, state.size > 0 {
                     rotate(&state)
                 }
-                _ = chunk[start ..< end].withUnsafeBytes { write(state.fd, $0.baseAddress, $0.count) }
+                _ = bytes[start ..< end].withUnsafeBytes { write(state.fd, $0.baseAddress, $0.count) }
                 state.size += end - start
+                written += bytes[start ..< end]
                 start = end
             }
-            let text = state.partial + String(decoding: chunk, as: UTF8.self)
+            let text = state.partial + String(decoding: written, as: UTF8.self)
             var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             state.partial = lines.removeLast()
             state.tail += lines
             if state.tail.count > Self.tailLines { state.tail.removeFirst(state.tail.count - Self.tailLines) }
+            return written
         }
+    }
+
+    /// The line that marks a flush: a NUL byte (which no log line starts with), a word and
+    /// the flush's number.
+    private static func flushMarker(_ token: UInt64) -> String {
+        "\u{0}cama-log-flush \(token)\n"
+    }
+
+    /// The number of the flush marker `line` is, if it is one.
+    private static func flushToken(_ line: ArraySlice<UInt8>) -> UInt64? {
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("\u{0}cama-log-flush "), text.hasSuffix("\n") else { return nil }
+        return UInt64(text.dropFirst("\u{0}cama-log-flush ".count).dropLast())
     }
 
     /// core.log -> core.log.1 -> core.log.2 (the oldest is dropped), then a fresh core.log.

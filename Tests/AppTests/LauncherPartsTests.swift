@@ -48,4 +48,19 @@ struct LauncherPartsTests {
         #expect(sink.lastLines.count == LogSink.tailLines)
         #expect(sink.lastLines.last?.hasSuffix("line number 40") == true)
     }
+
+    @Test("after flush, the last line logged is in the file and in the last lines, however busy the reader was rotating")
+    func flushWaitsForTheFile() async throws {
+        let directory = try TemporaryDirectory()
+        let sink = try LogSink(directory: directory.path, echo: false, rotationSize: 300)
+        for round in 1 ... 20 {
+            // Thousands of lines at once: the reader takes them out of the pipe in big reads, and
+            // then writes and rotates for a while.
+            for number in 1 ... 2000 { sink.log("test", "round \(round) line \(number)") }
+            await sink.flush()
+            let newest = try String(contentsOfFile: directory.path + "/core.log", encoding: .utf8)
+            #expect(newest.hasSuffix("round \(round) line 2000\n"), "round \(round)")
+            #expect(sink.lastLines.last?.hasSuffix("round \(round) line 2000") == true, "round \(round)")
+        }
+    }
 }

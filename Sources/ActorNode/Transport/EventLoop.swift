@@ -287,6 +287,10 @@ public final class EventLoop: SerialExecutor, Sendable {
                 if errno == EINTR { continue }
                 fatalError("epoll_wait: \(SystemError("epoll_wait"))")
             }
+            // Jobs queued before these events were seen came first: one queued before a peer
+            // even sent its bytes (a notice posted before a client's action) runs before their
+            // handler. Jobs the handlers queue run after them, in the same turn.
+            runJobs()
             defer {
                 runJobs()
                 for entry in turnHooks.withLock({ $0 }) { entry.hook() }
