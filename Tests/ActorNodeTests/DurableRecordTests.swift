@@ -3,10 +3,28 @@ import Testing
 
 @Suite("Durable records")
 struct DurableRecordTests {
-    @Test("CRC-32C matches the standard check value")
+    @Test("CRC-32C matches the standard check value, and the definition at every length and alignment")
     func checksum() {
         #expect(CRC32C.checksum(Array("123456789".utf8)) == 0xE306_9283)
         #expect(CRC32C.checksum([]) == 0)
+        // Eight bytes at a time: every length and alignment agrees with a byte at a time.
+        var random = SystemRandomNumberGenerator()
+        let bytes = (0 ..< 300).map { _ in UInt8.random(in: 0 ... 255, using: &random) }
+        for start in 0 ..< 9 {
+            for end in start ... bytes.count {
+                #expect(CRC32C.checksum(bytes[start ..< end]) == Self.bytewise(bytes[start ..< end]))
+            }
+        }
+    }
+
+    /// CRC-32C a byte at a time, as the definition goes.
+    private static func bytewise(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0 ..< 8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+        }
+        return crc ^ 0xFFFF_FFFF
     }
 
     @Test("a record is length, checksum, payload; scanning finds each in turn")

@@ -544,6 +544,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
             return
         }
         clients[number]?.phase = .welcomed(hello)
+        clients[number]?.clientJSON = JSONFragment.string(hello.client)
         if hello.role.receivesRenditions {
             receivers.insert(number)
             log("attached \(hello.role.rawValue) '\(PeerText.forLog(hello.name))' (client \(PeerText.forLog(hello.client)), \(clients[number]!.peer))")
@@ -622,7 +623,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         case let .rejected(rejection):
             answerRejected(action, from: origin, client: number, seq: seq, rejection: rejection)
         case let .applied(applied):
-            record(applied, json: json)
+            record(applied, json: json, client: number)
             if trace {
                 log(TraceLine.applied(action: action, origin: origin, revision: applied.revision, previous: applied.previous, state: kernel.state))
             }
@@ -652,7 +653,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         if let number, let seq { answer(number, .reject(Reject(seq: seq, code: rejection.code, message: rejection.message))) }
     }
 
-    private func record(_ applied: StoreKernel<State, Action, Environment>.Applied, json: ArraySlice<UInt8>?) {
+    private func record(_ applied: StoreKernel<State, Action, Environment>.Applied, json: ArraySlice<UInt8>?, client number: Int?) {
         guard let journal else { return }
         var client: String?
         var seq: UInt64?
@@ -665,20 +666,9 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         do {
             if let json, let client, let seq {
                 // ``JournalEntry``'s JSON, with the action's text as the client sent it.
-                var text: [UInt8] = []
-                text.reserveCapacity(json.count + client.utf8.count + 96)
-                text += #"{"action":"#.utf8
-                text += json
-                text += #","at":"#.utf8
-                text += JSONFragment.double(at)
-                text += #","client":"#.utf8
-                text += JSONFragment.string(client)
-                text += #","revision":"#.utf8
-                text += String(applied.revision).utf8
-                text += #","seq":"#.utf8
-                text += String(seq).utf8
-                text += "}".utf8
-                record = text
+                let cached = number.flatMap { clients[$0]?.clientJSON }
+                let clientJSON = cached.map { $0.isEmpty ? JSONFragment.string(client) : $0 } ?? JSONFragment.string(client)
+                record = JournalRecordText.entry(action: json, at: at, client: clientJSON, revision: applied.revision, seq: seq)
             } else {
                 record = try Self.journalText(revision: applied.revision, at: at, client: client, seq: seq, action: applied.action)
             }

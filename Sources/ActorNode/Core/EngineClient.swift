@@ -123,6 +123,9 @@ final class EngineClient {
     /// Answers queued in this turn's output and not yet handed to it.
     var owed = 0
 
+    /// The hello's client id as a JSON string, for the journal records of its actions.
+    var clientJSON: [UInt8] = []
+
     var hello: Hello? {
         if case let .welcomed(hello) = phase { return hello }
         return nil

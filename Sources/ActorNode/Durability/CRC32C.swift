@@ -1,20 +1,58 @@
 /// CRC-32C (Castagnoli), the checksum of every journal and snapshot record: cheap, and good at
 /// catching torn writes and flipped bits (it is what iSCSI, ext4 and many logs use).
+///
+/// Computed eight bytes at a time ("slicing by 8": eight tables of 256 entries, one lookup per
+/// byte but no dependency between the eight), four times fewer instructions than a byte at a
+/// time for a journal record.
 public enum CRC32C {
-    private static let table: [UInt32] = (0 ..< 256).map { byte in
-        var crc = UInt32(byte)
-        for _ in 0 ..< 8 {
-            crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1
+    /// Table `k` (entries `256 k ..< 256 (k + 1)`) gives the CRC of a byte followed by `k` zero
+    /// bytes.
+    private static let tables: [UInt32] = {
+        var tables = [UInt32](repeating: 0, count: 8 * 256)
+        for byte in 0 ..< 256 {
+            var crc = UInt32(byte)
+            for _ in 0 ..< 8 {
+                crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1
+            }
+            tables[byte] = crc
         }
-        return crc
-    }
+        for slice in 1 ..< 8 {
+            for byte in 0 ..< 256 {
+                let previous = tables[(slice - 1) * 256 + byte]
+                tables[slice * 256 + byte] = (previous >> 8) ^ tables[Int(previous & 0xFF)]
+            }
+        }
+        return tables
+    }()
 
     /// The checksum of `bytes`.
+    /// - Parameter bytes: the bytes.
     public static func checksum(_ bytes: some Collection<UInt8>) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+        if let crc = bytes.withContiguousStorageIfAvailable({ checksum(UnsafeRawBufferPointer($0)) }) {
+            return crc
         }
-        return crc ^ 0xFFFF_FFFF
+        return Array(bytes).withUnsafeBytes { checksum($0) }
+    }
+
+    private static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        tables.withUnsafeBufferPointer { table in
+            var crc: UInt32 = 0xFFFF_FFFF
+            var offset = 0
+            while offset + 8 <= bytes.count {
+                let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                let low = UInt32(truncatingIfNeeded: word) ^ crc
+                let high = UInt32(truncatingIfNeeded: word >> 32)
+                crc = table[7 * 256 + Int(low & 0xFF)] ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
+                    ^ table[5 * 256 + Int((low >> 16) & 0xFF)] ^ table[4 * 256 + Int(low >> 24)]
+                    ^ table[3 * 256 + Int(high & 0xFF)] ^ table[2 * 256 + Int((high >> 8) & 0xFF)]
+                    ^ table[256 + Int((high >> 16) & 0xFF)] ^ table[Int(high >> 24)]
+                offset += 8
+            }
+            while offset < bytes.count {
+                crc = table[Int((crc ^ UInt32(bytes[offset])) & 0xFF)] ^ (crc >> 8)
+                offset += 1
+            }
+            return crc ^ 0xFFFF_FFFF
+        }
     }
 }
