@@ -42,10 +42,8 @@ struct InputBudgetTests {
         let text = [UInt8](repeating: UInt8(ascii: "y"), count: 1_000_000)
         let senders = 40
         let framesEach = 10
-        let clients = try (0 ..< senders).map { _ in try RawClient.connect(sandbox.socket) }
-        defer { for client in clients { client.close() } }
         let outcomes = try await withThrowingTaskGroup(of: String.self) { group in
-            for (number, client) in clients.enumerated() {
+            for number in 0 ..< senders {
                 group.addTask {
                     var bytes = try Frame.encode(Array(#"{"hello":{"protocol":1,"role":"script","client":"big-\#(number)","name":"big"}}"#.utf8))
                     bytes.reserveCapacity(framesEach * (text.count + 100))
@@ -53,6 +51,10 @@ struct InputBudgetTests {
                         let payload = Array(#"{"action":{"client":"big-\#(number)","seq":\#(seq),"action":{"add":{"text":""#.utf8) + text + Array(#""}}}}"#.utf8)
                         bytes += try Frame.encode(payload)
                     }
+                    // Connected once its bytes are ready: building them can take longer than the
+                    // core's 10 s for a hello on a loaded machine.
+                    let client = try RawClient.connect(sandbox.socket)
+                    defer { client.close() }
                     // A client the core disconnects finds its socket closed while still sending.
                     try? await client.sendBytes(bytes)
                     var rejects = 0
@@ -84,7 +86,6 @@ struct InputBudgetTests {
         #expect(peak < 120 << 20, "peak resident memory \(peak >> 20) MiB (baseline \(baseline.resident >> 20) MiB)")
         let state = try await sandbox.client("state")
         #expect(state.output.contains("small 5"), "\(state)")
-        for client in clients { client.close() }
         await eventually("the core's memory is back near its baseline") {
             guard let now = memory(of: core.pid) else { return false }
             return now.resident < baseline.resident + (64 << 20)
@@ -96,9 +97,13 @@ struct InputBudgetTests {
         let sandbox = try Sandbox()
         let core = try await sandbox.startCore(["--max-buffered", String(2 << 20)])
         // Each announces a 16 MiB frame and sends 3 MiB of it: nothing the core could process.
-        let clients = try (0 ..< 6).map { _ in try RawClient.connect(sandbox.socket) }
+        // Each connects just before its hello: on a loaded machine the six sends can take longer
+        // than the core's 10 s for a hello, which is not what this test is about.
+        var clients: [RawClient] = []
         defer { for client in clients { client.close() } }
-        for (number, client) in clients.enumerated() {
+        for number in 0 ..< 6 {
+            let client = try RawClient.connect(sandbox.socket)
+            clients.append(client)
             try await client.hello(role: "script")
             #expect(try await client.receive()?.messageType == "welcome")
             try? await client.sendBytes([1, 0, 0, 0] + [UInt8](repeating: 0x20, count: (3 << 20) + number))
