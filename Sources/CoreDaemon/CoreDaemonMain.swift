@@ -1,9 +1,10 @@
 import ActorNode
+import Glibc
 
 /// `core-daemon`: the to-do app's core (``TodoCore``), served by the framework's host.
 @main
 enum CoreDaemonMain {
     static func main() {
-        CoreHost<TodoCore>.main()
+        exit(CoreHost<TodoCore>.main())
     }
 }

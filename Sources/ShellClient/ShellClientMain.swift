@@ -1,9 +1,10 @@
 import ActorNode
+import Glibc
 
 /// `shell-client`: the to-do app's shell (``TodoShell``), run by the framework's shell kit.
 @main
 enum ShellClientMain {
     static func main() {
-        ShellKit<TodoShell>.main()
+        exit(ShellKit<TodoShell>.main())
     }
 }

@@ -42,6 +42,11 @@ enum BenchMain {
     --restart-rounds, each round's milliseconds and their median.
     """
 
+    /// Says what went wrong on stderr and exits with its status.
+    private static func fail(_ failure: CommandFailure, program: String) -> Never {
+        exit(ProgramMain.report(failure, program: program))
+    }
+
     static func main() async {
         signal(SIGPIPE, SIG_IGN)
         var socket: String?
@@ -79,19 +84,19 @@ enum BenchMain {
                 }
             }
         } catch {
-            ProgramMain.fail(error, program: program)
+            fail(error, program: program)
         }
         let action: JSONValue
         do {
             action = try WireJSON.decode(JSONValue.self, from: Array(actionJSON.utf8))
         } catch {
-            ProgramMain.fail(.usage("--action is not JSON", program: program), program: program)
+            fail(.usage("--action is not JSON", program: program), program: program)
         }
         let path = AppNaming("cama").socketPath(option: socket, environment: ProcessEnvironment.current)
         do {
             _ = try UnixSocket.address(path)
         } catch {
-            ProgramMain.fail(.usage(error.description, program: program), program: program)
+            fail(.usage(error.description, program: program), program: program)
         }
         if let waitShells {
             await self.waitShells(path: path, count: waitShells, timeout: timeout)
@@ -108,10 +113,10 @@ enum BenchMain {
             (latencies, elapsed) = try await measure(
                 path: path, clients: clients, actions: actions, action: action, pipeline: pipeline, watchers: watchers)
         } catch {
-            ProgramMain.fail(CommandFailure(.unreachable, "\(error)"), program: program)
+            fail(CommandFailure(.unreachable, "\(error)"), program: program)
         }
         guard !latencies.isEmpty else {
-            ProgramMain.fail(CommandFailure(.rejected, "no action was applied"), program: program)
+            fail(CommandFailure(.rejected, "no action was applied"), program: program)
         }
         func microseconds(_ quantile: Double) -> Int {
             let duration = latencies[min(latencies.count - 1, Int(Double(latencies.count) * quantile))]
@@ -171,7 +176,7 @@ enum BenchMain {
                 last = error.description
             }
             guard ContinuousClock.now < deadline else {
-                ProgramMain.fail(CommandFailure(.unreachable, "fewer than \(count) shells after \(timeout) (\(last))"), program: program)
+                fail(CommandFailure(.unreachable, "fewer than \(count) shells after \(timeout) (\(last))"), program: program)
             }
             try? await Task.sleep(for: .milliseconds(50))
         }
@@ -185,24 +190,24 @@ enum BenchMain {
             reconnection: .init(window: .seconds(60))
         ) { () throws(LinkError) in try await SocketClient.connect(to: path) }
         guard let welcome = try? await link.open() else {
-            ProgramMain.fail(CommandFailure(.unreachable, "no core at \(path)"), program: program)
+            fail(CommandFailure(.unreachable, "no core at \(path)"), program: program)
         }
         var pid = welcome.pid
         var times: [Double] = []
         for round in 1 ... rounds {
             if round > 1 { try? await Task.sleep(for: spacing) }
             guard kill(pid, SIGKILL) == 0 else {
-                ProgramMain.fail(CommandFailure(.rejected, "cannot kill the core (pid \(pid))"), program: program)
+                fail(CommandFailure(.rejected, "cannot kill the core (pid \(pid))"), program: program)
             }
             let died = ContinuousClock.now
             guard case .applied? = try? await link.send(action) else {
-                ProgramMain.fail(CommandFailure(.unreachable, "round \(round): the action was not applied after the restart"), program: program)
+                fail(CommandFailure(.unreachable, "round \(round): the action was not applied after the restart"), program: program)
             }
             let milliseconds = ((ContinuousClock.now - died).seconds * 10_000).rounded() / 10
             times.append(milliseconds)
             await StandardStreams.out("round \(round): core pid \(pid) killed; next ack after \(milliseconds) ms\n")
             guard let current = await currentPid(path) else {
-                ProgramMain.fail(CommandFailure(.unreachable, "no core after round \(round)"), program: program)
+                fail(CommandFailure(.unreachable, "no core after round \(round)"), program: program)
             }
             pid = current
         }

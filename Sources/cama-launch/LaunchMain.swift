@@ -13,14 +13,14 @@ enum LaunchMain {
         do {
             options = try LaunchOptions.parse(Array(CommandLine.arguments.dropFirst()))
         } catch {
-            ProgramMain.fail(error, program: LaunchOptions.program)
+            exit(ProgramMain.report(error, program: LaunchOptions.program))
         }
         guard [.interactive, .headless].contains(options.mode) else {
             // Only a supervising launcher handles signals; the other modes keep the defaults.
             Signals.unblock(Signals.stop)
-            ProgramMain.run(program: LaunchOptions.program, receiving: []) { () throws(CommandFailure) in try await run(options) }
+            exit(ProgramMain.run(program: LaunchOptions.program, receiving: []) { () throws(CommandFailure) in try await run(options) })
         }
-        ProgramMain.run(program: LaunchOptions.program, receiving: Signals.stop) { () throws(CommandFailure) in try await run(options) }
+        exit(ProgramMain.run(program: LaunchOptions.program, receiving: Signals.stop) { () throws(CommandFailure) in try await run(options) })
     }
 
     private static func run(_ options: LaunchOptions) async throws(CommandFailure) -> Int32 {

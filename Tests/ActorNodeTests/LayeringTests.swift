@@ -42,6 +42,26 @@ struct LayeringTests {
         }
     }
 
+    @Test("the framework never ends the process: no exit, _exit or abort in Wire, ActorNode or ActorNodeTesting")
+    func frameworkNeverExits() throws {
+        for module in ["Wire", "ActorNode", "ActorNodeTesting"] {
+            for file in try Self.swiftFiles(in: "Sources/\(module)") {
+                let code = Self.strippingCommentsAndStrings(try String(contentsOfFile: file, encoding: .utf8))
+                for call in ["exit(", "_exit(", "abort("] {
+                    var rest = code[...]
+                    while let found = rest.range(of: call) {
+                        // A call, not a longer name ending in it (`onExit(`).
+                        let before = found.lowerBound == code.startIndex ? " " : code[code.index(before: found.lowerBound)]
+                        if !(before.isLetter || before.isNumber || before == "_" || before == ".") {
+                            Issue.record("\(file.dropFirst(Self.root.count + 1)) calls \(call)): report a typed error and let main decide")
+                        }
+                        rest = code[found.upperBound...]
+                    }
+                }
+            }
+        }
+    }
+
     @Test("ActorNode's folders use only the folders below them")
     func foldersPointDown() throws {
         let folderRank = Dictionary(uniqueKeysWithValues: Self.layers.enumerated().flatMap { rank, folders in folders.map { ($0, rank) } })

@@ -1,5 +1,6 @@
 import ActorNode
 import ChatContract
+import Glibc
 import Wire
 
 /// What the room's logic uses of the world: randomness, for dice rolls.
@@ -50,5 +51,5 @@ enum ChatCore: CoreApp {
 /// `chat-core`.
 @main
 enum ChatCoreMain {
-    static func main() { CoreHost<ChatCore>.main() }
+    static func main() { exit(CoreHost<ChatCore>.main()) }
 }

@@ -1,5 +1,6 @@
 import ActorNode
 import ChatContract
+import Glibc
 
 /// The chat room's shell: its verbs, and how the room reads as text.
 enum ChatShell: ShellApp {
@@ -39,5 +40,5 @@ enum ChatShell: ShellApp {
 /// `chat-shell`.
 @main
 enum ChatShellMain {
-    static func main() { ShellKit<ChatShell>.main() }
+    static func main() { exit(ShellKit<ChatShell>.main()) }
 }

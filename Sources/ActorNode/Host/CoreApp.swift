@@ -15,7 +15,7 @@ import Wire
 ///     static func environment(_ services: CoreServices) -> NotesEnvironment { ... }
 /// }
 ///
-/// @main enum Main { static func main() { CoreHost<NotesCore>.main() } }
+/// @main enum Main { static func main() { exit(CoreHost<NotesCore>.main()) } }
 /// ```
 public protocol CoreApp: SendableMetatype {
     /// The state the core owns: what shells see, and what the journal and snapshots keep.

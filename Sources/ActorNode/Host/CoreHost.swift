@@ -3,7 +3,7 @@ import Glibc
 import Wire
 
 /// The daemon of any app: everything a core needs besides the app's own logic. An app's
-/// `main` is one call, ``main()``.
+/// `main` is one line, `exit(CoreHost<MyCore>.main())`.
 ///
 /// It parses the command line (``HostOptions``), then, to serve: takes the socket (its own, or
 /// one passed by socket activation), claims and recovers the state directory, opens the
@@ -12,9 +12,10 @@ import Wire
 /// line logged to stderr. A journal that cannot be written stops the core with status 70, its
 /// socket and lock removed first.
 public enum CoreHost<App: CoreApp> {
-    /// The whole program. Call it as `main`'s only statement: it blocks the stop signals
-    /// before any other thread exists, and never returns.
-    public static func main() -> Never {
+    /// The whole program. Call it as `main`'s only statement, `exit(CoreHost<MyCore>.main())`:
+    /// it blocks the stop signals before any other thread exists, and returns the exit status
+    /// once the core is done.
+    public static func main() -> Int32 {
         // First, while this is the only thread: a stop signal from now on waits for us.
         Signals.block(Signals.stop)
         signal(SIGPIPE, SIG_IGN)
@@ -22,15 +23,15 @@ public enum CoreHost<App: CoreApp> {
         do {
             options = try HostOptions.parse(Array(CommandLine.arguments.dropFirst()), program: App.program)
         } catch {
-            ProgramMain.fail(error, program: App.program)
+            return ProgramMain.report(error, program: App.program)
         }
         guard options.mode == .serve else {
             // These end on their own; a signal keeps its default action.
             Signals.unblock(Signals.stop)
-            ProgramMain.run(program: App.program, receiving: []) { () throws(CommandFailure) in try await runOnce(options) }
+            return ProgramMain.run(program: App.program, receiving: []) { () throws(CommandFailure) in try await runOnce(options) }
         }
         MemoryTuning.returnLargeBuffersPromptly()
-        ProgramMain.run(program: App.program, receiving: Signals.stop) { () throws(CommandFailure) in try await serve(options) }
+        return ProgramMain.run(program: App.program, receiving: Signals.stop) { () throws(CommandFailure) in try await serve(options) }
     }
 
     /// `--help`, `--version`, `--print-paths`, `--check` and `--repair`.
@@ -124,7 +125,7 @@ public enum CoreHost<App: CoreApp> {
                 // take this process for a live core.
                 binding.release()
                 lock.release()
-                ProgramMain.terminate(JournalFailure.exitStatus)
+                ProgramMain.end(JournalFailure.exitStatus)
             })
         notices.connect(core.notify)
         for action in App.startup(for: await core.current.state) {

@@ -17,7 +17,7 @@ import Wire
 ///     static func render(_ state: NotesState, revision: UInt64) -> String { ... }
 /// }
 ///
-/// @main enum Main { static func main() { ShellKit<NotesShell>.main() } }
+/// @main enum Main { static func main() { exit(ShellKit<NotesShell>.main()) } }
 /// ```
 public protocol ShellApp: SendableMetatype {
     /// The state the core sends.

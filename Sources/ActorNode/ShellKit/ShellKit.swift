@@ -3,25 +3,26 @@ import Wire
 
 /// The shell of any app: the scripting commands, the line shell and (when the app has one)
 /// the full-screen interface, around the app's verbs and rendering. An app's `main` is one
-/// call, ``main()``.
+/// line, `exit(ShellKit<MyShell>.main())`.
 public enum ShellKit<App: ShellApp> {
-    /// The whole program. Call it as `main`'s only statement: it blocks the signals the
-    /// full-screen interface handles before any other thread exists, runs `send` (of one
-    /// action), `state` and `watch` on the main thread alone, and never returns.
-    public static func main() -> Never {
+    /// The whole program. Call it as `main`'s only statement, `exit(ShellKit<MyShell>.main())`:
+    /// it blocks the signals the full-screen interface handles before any other thread exists,
+    /// runs `send` (of one action), `state` and `watch` on the main thread alone, and returns
+    /// the exit status.
+    public static func main() -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         // Parsing starts no thread, so what follows still runs while this is the only one.
         let parsed: (ShellOptions, ShellCommand)
         do {
             parsed = try ShellCommand.parse(Array(CommandLine.arguments.dropFirst()), program: App.program, verbSummary: VerbTable(verbs: App.verbs).summary)
         } catch {
-            ProgramMain.fail(error, program: App.program)
+            return ProgramMain.report(error, program: App.program)
         }
         let (options, command) = parsed
         if let blocking = blocking(command) {
             // One action, the state, or watching it: on this thread alone, nothing started around it, and
             // every signal keeps its default action (Ctrl-C ends it).
-            ProgramMain.runHere(program: App.program) { () throws(CommandFailure) in
+            return ProgramMain.runHere(program: App.program) { () throws(CommandFailure) in
                 let (status, output) = try blocking(options)
                 StandardStreams.writeNow(1, output)
                 return status.rawValue
@@ -33,9 +34,9 @@ public enum ShellKit<App: ShellApp> {
         guard command == .attach, AttachCommand<App>.isFullScreen else {
             // Every other command keeps the default actions: Ctrl-C ends it.
             Signals.unblock(handled)
-            ProgramMain.run(program: App.program, receiving: []) { () throws(CommandFailure) in try await run(command, options: options).rawValue }
+            return ProgramMain.run(program: App.program, receiving: []) { () throws(CommandFailure) in try await run(command, options: options).rawValue }
         }
-        ProgramMain.run(program: App.program, receiving: handled) { () throws(CommandFailure) in try await run(command, options: options).rawValue }
+        return ProgramMain.run(program: App.program, receiving: handled) { () throws(CommandFailure) in try await run(command, options: options).rawValue }
     }
 
     /// Runs one command.

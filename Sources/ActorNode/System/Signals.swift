@@ -8,9 +8,9 @@ import Synchronization
 ///    program handles, while the process has a single thread; every thread started later
 ///    inherits the mask. From then on a handled signal can neither run its default action nor
 ///    be discarded: it stays pending in the kernel.
-/// 2. `main` ends with ``ProgramMain/run(receiving:_:)``, which runs the program's async body
+/// 2. `main` ends with ``ProgramMain/run(program:receiving:_:)``, which runs the program's async body
 ///    on Swift's pool and keeps the main thread as the one that takes the handled signals,
-///    synchronously, with `sigwait`.
+///    synchronously, from a `signalfd`.
 /// 3. Once the program is ready to act on them, ``receive()`` hands them over as an async
 ///    sequence, so it can `for await` SIGTERM like any other message; signals that arrived
 ///    earlier come first.
@@ -41,7 +41,7 @@ public enum Signals {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
-    /// The signals the main thread takes (see ``ProgramMain/run(receiving:_:)``), from the
+    /// The signals the main thread takes (see ``ProgramMain/run(program:receiving:_:)``), from the
     /// first one that arrived: each is delivered to every sequence open at the time, and those
     /// that arrive while none is open are kept for the next one.
     /// - Returns: the signals in the order they arrived; the sequence ends when its consumer

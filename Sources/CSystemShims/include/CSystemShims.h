@@ -1,10 +1,11 @@
-// Linux system interfaces that Swift's Glibc module does not export: epoll, eventfd and a few
+// Linux system interfaces that Swift's Glibc module does not export: epoll, eventfd, signalfd and a few
 // calls that need _GNU_SOURCE or are variadic. Kept as small as possible; everything else is
 // written in Swift against Glibc.
 #pragma once
 
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/signalfd.h>
 #include <sys/types.h>
 
 /// The credentials of the process at the other end of a connected Unix socket (SO_PEERCRED).
