@@ -158,7 +158,7 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
             throw error.code == ErrorCode.versionMismatch.rawValue ? .versionMismatch(error) : .protocolError(error)
         case let .message(other):
             session.outbound.close()
-            throw .protocolError(ErrorMessage(.unexpectedMessage, "the core answered hello with \(Self.name(of: other)) instead of welcome"))
+            throw .protocolError(ErrorMessage(.unexpectedMessage, "the core answered hello with \(other.name) instead of welcome"))
         }
     }
 
@@ -417,19 +417,6 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
             }
         }
         wakeConsumer()
-    }
-
-    private static func name(of message: ServerMessage<State>) -> String {
-        switch message {
-        case .welcome: return "welcome"
-        case .ack: return "ack"
-        case .reject: return "reject"
-        case .rendition: return "rendition"
-        case .notice: return "notice"
-        case .presence: return "presence"
-        case .error: return "error"
-        case .bye: return "bye"
-        }
     }
 }
 

@@ -199,7 +199,7 @@ final class OneShotLink<App: ShellApp> {
             throw .failed(error.code == ErrorCode.versionMismatch.rawValue ? .versionMismatch(error) : .protocolError(error))
         case let .message(other):
             closeSocket()
-            throw .failed(.protocolError(ErrorMessage(.unexpectedMessage, "the core answered hello with \(Self.name(of: other)) instead of welcome")))
+            throw .failed(.protocolError(ErrorMessage(.unexpectedMessage, "the core answered hello with \(other.name) instead of welcome")))
         case .rendition:
             closeSocket()
             throw .failed(.protocolError(ErrorMessage(.unexpectedMessage, "the core answered hello with rendition instead of welcome")))
@@ -332,19 +332,6 @@ final class OneShotLink<App: ShellApp> {
     func closeSocket() {
         socket?.close()
         socket = nil
-    }
-
-    private static func name(of message: ServerMessage<JSONValue>) -> String {
-        switch message {
-        case .welcome: return "welcome"
-        case .ack: return "ack"
-        case .reject: return "reject"
-        case .rendition: return "rendition"
-        case .notice: return "notice"
-        case .presence: return "presence"
-        case .error: return "error"
-        case .bye: return "bye"
-        }
     }
 }
 

@@ -33,6 +33,13 @@ struct FrameScanner {
 
     /// A string of printable ASCII without escapes.
     mutating func plainString() -> String? {
+        guard let text = skipPlainString() else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[text]), as: UTF8.self)
+    }
+
+    /// Skips a string of printable ASCII without escapes; returns where its text is (quotes
+    /// excluded), or nil (and stays put) if the string is not such.
+    mutating func skipPlainString() -> Range<Int>? {
         guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return nil }
         let start = position + 1
         var index = start
@@ -41,7 +48,17 @@ struct FrameScanner {
         }
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
         position = index + 1
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< index]), as: UTF8.self)
+        return start ..< index
+    }
+
+    /// Takes `"key"` (quotes included in `key`) and its colon after any whitespace, or nothing.
+    mutating func takeKey(_ key: [UInt8]) -> Bool {
+        let start = position
+        guard takeExactly(key), take(UInt8(ascii: ":")) else {
+            position = start
+            return false
+        }
+        return true
     }
 
     /// A whole number written plainly: an optional minus (when allowed), no leading zero, at

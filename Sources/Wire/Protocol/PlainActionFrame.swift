@@ -19,35 +19,35 @@ public struct PlainActionFrame: Sendable, Equatable {
     ///   form.
     public static func scan(_ bytes: [UInt8]) -> PlainActionFrame? {
         bytes.withUnsafeBufferPointer { buffer in
-            var scanner = EnvelopeScanner(bytes: buffer)
-            return scanner.scan()
+            var scanner = FrameScanner(bytes: buffer)
+            return scanner.plainAction()
         }
     }
 }
 
-private struct EnvelopeScanner {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var position = 0
+/// Reads an action's envelope by the structure of its text.
+extension FrameScanner {
+    static let actionKey = Array(#""action""#.utf8)
+    static let clientKey = Array(#""client""#.utf8)
+    static let seqKey = Array(#""seq""#.utf8)
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
-        self.bytes = bytes
-    }
-
-    mutating func scan() -> PlainActionFrame? {
-        guard take(UInt8(ascii: "{")), takeKey(Self.action), take(UInt8(ascii: "{")) else { return nil }
+    mutating func plainAction() -> PlainActionFrame? {
+        guard take(UInt8(ascii: "{")), takeKey(Self.actionKey), take(UInt8(ascii: "{")) else { return nil }
         var seq: UInt64?
         var action: Range<Int>?
         var sawClient = false
         for member in 0 ..< 3 {
             if member > 0, !take(UInt8(ascii: ",")) { return nil }
-            if takeKey(Self.client) {
-                guard !sawClient, skipPlainString() else { return nil }
+            if takeKey(Self.clientKey) {
+                skipWhitespace()
+                guard !sawClient, skipPlainString() != nil else { return nil }
                 sawClient = true
-            } else if takeKey(Self.seq) {
-                guard seq == nil, let number = wholeNumber() else { return nil }
+            } else if takeKey(Self.seqKey) {
+                guard seq == nil, let number = sequenceNumber() else { return nil }
                 seq = number
-            } else if takeKey(Self.action) {
-                guard action == nil, let range = value() else { return nil }
+            } else if takeKey(Self.actionKey) {
+                skipWhitespace()
+                guard action == nil, let range = skipValue() else { return nil }
                 action = range
             } else {
                 return nil
@@ -59,55 +59,9 @@ private struct EnvelopeScanner {
         return PlainActionFrame(seq: seq, action: action)
     }
 
-    static let action = Array(#""action""#.utf8)
-    static let client = Array(#""client""#.utf8)
-    static let seq = Array(#""seq""#.utf8)
-
-    mutating func skipWhitespace() {
-        while position < bytes.count {
-            switch bytes[position] {
-            case 0x20, 0x09, 0x0A, 0x0D: position += 1
-            default: return
-            }
-        }
-    }
-
-    /// Takes `byte` after any whitespace.
-    mutating func take(_ byte: UInt8) -> Bool {
-        skipWhitespace()
-        guard position < bytes.count, bytes[position] == byte else { return false }
-        position += 1
-        return true
-    }
-
-    /// Takes `"key"` and its colon, or nothing.
-    mutating func takeKey(_ key: [UInt8]) -> Bool {
-        skipWhitespace()
-        guard bytes.count - position >= key.count else { return false }
-        for (offset, byte) in key.enumerated() where bytes[position + offset] != byte { return false }
-        let start = position
-        position += key.count
-        guard take(UInt8(ascii: ":")) else {
-            position = start
-            return false
-        }
-        return true
-    }
-
-    /// A string of printable ASCII without escapes.
-    mutating func skipPlainString() -> Bool {
-        guard take(UInt8(ascii: "\"")) else { return false }
-        while position < bytes.count {
-            let byte = bytes[position]
-            position += 1
-            if byte == UInt8(ascii: "\"") { return true }
-            if byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\\") { return false }
-        }
-        return false
-    }
-
-    /// 1 to 2^63-1, written plainly (no sign, leading zero, fraction or exponent).
-    mutating func wholeNumber() -> UInt64? {
+    /// 1 to 2^63-1, written plainly (no sign, leading zero, fraction or exponent). A seq of 0
+    /// is refused, which the general reader says.
+    private mutating func sequenceNumber() -> UInt64? {
         skipWhitespace()
         guard position < bytes.count, (UInt8(ascii: "1") ... UInt8(ascii: "9")).contains(bytes[position]) else { return nil }
         var value: UInt64 = 0
@@ -120,42 +74,5 @@ private struct EnvelopeScanner {
         guard value <= UInt64(Int64.max) else { return nil }
         if position < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[position]) { return nil }
         return value
-    }
-
-    /// Skips one value by its structure (its validity is for the parser to judge); returns
-    /// its range.
-    mutating func value() -> Range<Int>? {
-        skipWhitespace()
-        let start = position
-        var depth = 0
-        while position < bytes.count {
-            let byte = bytes[position]
-            switch byte {
-            case UInt8(ascii: "\""):
-                position += 1
-                while position < bytes.count, bytes[position] != UInt8(ascii: "\"") {
-                    position += bytes[position] == UInt8(ascii: "\\") ? 2 : 1
-                }
-                guard position < bytes.count else { return nil }
-                position += 1
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-                position += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                if depth == 0 { return start < position ? start ..< position : nil }
-                depth -= 1
-                position += 1
-            case UInt8(ascii: ","):
-                if depth == 0 { return start < position ? start ..< position : nil }
-                position += 1
-            default:
-                position += 1
-            }
-            if depth == 0, byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "\"") {
-                // A whole object, array or string: what follows is the envelope's.
-                return start ..< position
-            }
-        }
-        return nil
     }
 }

@@ -48,6 +48,22 @@ public enum ServerMessage<State: Codable & Sendable>: Codable, Sendable {
     }
 }
 
+extension ServerMessage {
+    /// The message's type as the wire names it: `welcome`, `ack`, and so on.
+    public var name: String {
+        switch self {
+        case .welcome: "welcome"
+        case .ack: "ack"
+        case .reject: "reject"
+        case .rendition: "rendition"
+        case .notice: "notice"
+        case .presence: "presence"
+        case .error: "error"
+        case .bye: "bye"
+        }
+    }
+}
+
 extension ServerMessage: Equatable where State: Equatable {}
 
 /// The names of server messages, made once (a generic type cannot have a stored static).
