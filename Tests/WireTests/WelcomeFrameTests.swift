@@ -40,6 +40,17 @@ struct WelcomeFrameTests {
         }
     }
 
+    @Test("a state nested up to 64 levels is located; deeper, the frame is left to the general reader")
+    func nesting() throws {
+        func frame(depth: Int) -> [UInt8] {
+            let state = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+            return Array(#"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":5,"shells":0,"snapshot":\#(state)}}"#.utf8)
+        }
+        let located = try #require(WelcomeFrame.split(frame(depth: 64)))
+        #expect(located.snapshot.count == 128)
+        #expect(WelcomeFrame.split(frame(depth: 65)) == nil)
+    }
+
     @Test("anything unsure is left to the general reader", arguments: [
         #"{"ack":{"revision":1,"seq":1}}"#,
         #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":5,"shells":0}}"#,

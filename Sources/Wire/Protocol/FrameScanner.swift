@@ -104,27 +104,34 @@ struct FrameScanner {
     /// whether it is valid JSON is not checked. Returns its range.
     mutating func skipValue() -> Range<Int>? {
         let start = position
-        var open: [UInt8] = []
+        // The brackets open, innermost last, a bit each (1: an object): no allocation, for the
+        // action of every frame. Deeper than 64 is left to the general reader.
+        var open: UInt64 = 0
+        var depth = 0
         while position < bytes.count {
             let byte = bytes[position]
             switch byte {
             case UInt8(ascii: "\""):
                 guard skipString() != nil else { return nil }
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                open.append(byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+                guard depth < 64 else { return nil }
+                open = open << 1 | (byte == UInt8(ascii: "{") ? 1 : 0)
+                depth += 1
                 position += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 // A closing bracket with nothing open ends the value (it is the envelope's).
-                guard let expected = open.popLast() else { return start < position ? start ..< position : nil }
-                guard byte == expected else { return nil }
+                guard depth > 0 else { return start < position ? start ..< position : nil }
+                guard (open & 1 == 1) == (byte == UInt8(ascii: "}")) else { return nil }
+                open >>= 1
+                depth -= 1
                 position += 1
             case UInt8(ascii: ","), 0x20, 0x09, 0x0A, 0x0D:
-                if open.isEmpty { return start < position ? start ..< position : nil }
+                if depth == 0 { return start < position ? start ..< position : nil }
                 position += 1
             default:
                 position += 1
             }
-            if open.isEmpty, position > start, byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+            if depth == 0, position > start, byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
                 return start ..< position
             }
         }
