@@ -44,17 +44,20 @@ public enum ProgramMain {
             }
             end(status)
         }
-        return ending.wait(receiving: signals)
-    }
-
-    /// Ends ``run(program:receiving:_:)`` at once with `status`, once stdout and stderr are
-    /// written (for at most two seconds each), whatever its body is doing: for a failure after
-    /// which the program must not go on (a journal that cannot be written). Later calls change
-    /// nothing. Without a running ``run(program:receiving:_:)`` it does nothing.
-    /// - Parameter status: the exit status.
-    public static func end(_ status: Int32) {
+        let status = ending.wait(receiving: signals)
+        // On the main thread, not on Swift's pool: these may block for a while.
         BlockingWriter.standardOutput.flushBlocking(timeout: .seconds(2))
         BlockingWriter.standardError.flushBlocking(timeout: .seconds(2))
+        return status
+    }
+
+    /// Ends ``run(program:receiving:_:)`` at once with `status` (it returns once stdout and
+    /// stderr are written, for at most two seconds each), whatever its body is doing: for a
+    /// failure after which the program must not go on (a journal that cannot be written).
+    /// Later calls change nothing. Without a running ``run(program:receiving:_:)`` it does
+    /// nothing. It does not wait.
+    /// - Parameter status: the exit status.
+    public static func end(_ status: Int32) {
         Ending.current.withLock { $0 }?.finish(status)
     }
 
