@@ -27,7 +27,7 @@ struct JournalDamageTests {
         close(fd)
     }
 
-    @Test("zeros after the last record (blocks the crash never wrote) are a torn tail")
+    @Test("zeros after the last record (blocks the crash never wrote, or laid out ahead) end the records: nothing torn")
     func zeroTail() async throws {
         let setup = try await journal(3)
         let path = setup.files.journals().last!.path
@@ -35,8 +35,9 @@ struct JournalDamageTests {
         append([UInt8](repeating: 0, count: 4096), to: path)
         let recovered = try Recovery.load(setup.files, state: Int.self, action: Probe.self)
         #expect(recovered.entries.count == 3)
-        #expect(recovered.tornTail?.offset == size)
-        #expect(recovered.tornTail?.bytes == 4096)
+        #expect(recovered.tornTail == nil)
+        #expect(recovered.reserve?.offset == size)
+        #expect(recovered.reserve?.bytes == 4096)
     }
 
     @Test("a last record whose payload ends in zeros is a write cut short: torn")

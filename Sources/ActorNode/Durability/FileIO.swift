@@ -35,6 +35,19 @@ public enum FileIO {
         }
     }
 
+    /// Writes all of `bytes` to `fd` at `offset` (the file's position is not used or moved).
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int, what: String) throws(SystemError) {
+        var done = 0
+        while done < bytes.count {
+            let written = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("write \(what)")
+            }
+            done += written
+        }
+    }
+
     /// Flushes a file's data to disk.
     public static func sync(_ fd: Int32, what: String) throws(SystemError) {
         guard fdatasync(fd) == 0 else { throw SystemError("fdatasync \(what)") }

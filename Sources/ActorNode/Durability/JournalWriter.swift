@@ -37,7 +37,7 @@ final class JournalWriter<State: Codable & Sendable> {
         self.snapshotThreshold = snapshotThreshold
         self.log = log
         snapshots = SnapshotWriter(files: files, log: log)
-        segment = try Segment.open(files, startingAt: nextRevision)
+        segment = try Segment.open(files, startingAt: nextRevision, reservingAhead: policy == .always)
         lastRevision = nextRevision - 1
         syncer = policy == .batch ? BackgroundSyncer(log: log) : nil
         syncer?.follow(segment)
@@ -100,13 +100,24 @@ final class JournalWriter<State: Codable & Sendable> {
     nonisolated(nonsending) func close() async {
         await snapshots.idle()
         syncer?.stop()
-        segment.close()
+        finishSegment()
     }
 
     /// ``close()``, blocking the calling thread (one of our own).
     func closeBlocking() {
         snapshots.waitIdle()
         syncer?.stop()
+        finishSegment()
+    }
+
+    /// Cuts the zeros laid out ahead off the last segment and closes it. (Left in place when
+    /// that fails: recovery reads them as the end of the records.)
+    private func finishSegment() {
+        do {
+            try segment.trimReserve()
+        } catch {
+            log("could not cut the zeros laid out ahead off \(segment.path) (\(error.reason)); recovery reads them as the end of the journal")
+        }
         segment.close()
     }
 
@@ -129,7 +140,8 @@ final class JournalWriter<State: Codable & Sendable> {
     /// Starts a new segment after the last record and hands the state to the snapshot writer.
     private func rotate(latest: SnapshotContent<State>) throws(SystemError) {
         try segment.sync()
-        let next = try Segment.open(files, startingAt: lastRevision + 1)
+        try segment.trimReserve()
+        let next = try Segment.open(files, startingAt: lastRevision + 1, reservingAhead: policy == .always)
         segment.close()
         segment = next
         syncer?.follow(segment)
@@ -153,7 +165,7 @@ final class JournalWriter<State: Codable & Sendable> {
         if state.revision > 0 {
             try FileIO.writeAtomically(files.path(StateFiles.snapshotName(at: state.revision)), DurableRecord.encode(Self.encode(state)))
         }
-        let next = try Segment.open(files, startingAt: state.revision + 1)
+        let next = try Segment.open(files, startingAt: state.revision + 1, reservingAhead: policy == .always)
         segment.close()
         segment = next
         syncer?.follow(segment)
@@ -170,26 +182,71 @@ final class JournalWriter<State: Codable & Sendable> {
 }
 
 /// One journal file open for appending.
+///
+/// Under `--fsync always` a segment is laid out ahead of its records: zeros are written past
+/// the last record, a ``reserveStep`` at a time, and records overwrite them. An `fdatasync`
+/// after a write inside the file's length writes the record's pages alone, while one after a
+/// write that grows the file also writes its inode (the new length): on our disks a third of
+/// every sync. The zeros are cut off when the segment is done; recovery takes zeros after the
+/// last record for the end of what was written (see ``Recovery``).
 struct Segment {
+    /// How far ahead zeros are laid out at a time.
+    static let reserveStep = 1 << 20
+    private static let zeros = [UInt8](repeating: 0, count: reserveStep)
+
     let path: String
     let fd: Int32
+    /// Bytes of records: where the next record goes.
     private(set) var size: Int
+    /// The file's length: the records, then the zeros laid out ahead of them.
+    private(set) var length: Int
+    /// Whether zeros are laid out ahead of the records.
+    private(set) var reservesAhead: Bool
 
-    static func open(_ files: StateFiles, startingAt revision: UInt64) throws(SystemError) -> Segment {
+    static func open(_ files: StateFiles, startingAt revision: UInt64, reservingAhead: Bool) throws(SystemError) -> Segment {
         let path = files.path(StateFiles.journalName(startingAt: revision))
-        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SystemError("open \(path)") }
         try FileIO.syncDirectory(files.directory)
-        return Segment(path: path, fd: fd, size: FileIO.size(path) ?? 0)
+        let size = FileIO.size(path) ?? 0
+        return Segment(path: path, fd: fd, size: size, length: size, reservesAhead: reservingAhead)
     }
 
     mutating func append(_ bytes: [UInt8]) throws(SystemError) {
-        try FileIO.writeAll(fd, bytes, what: path)
+        if reservesAhead, length < size + bytes.count { reserve(upTo: size + bytes.count) }
+        try FileIO.writeAll(fd, bytes, at: size, what: path)
         size += bytes.count
+        length = max(length, size)
+    }
+
+    /// Lays zeros out ahead until the file is at least `needed` bytes long. When they cannot
+    /// be written (a full disk, a file size limit), the segment goes on without them: only the
+    /// records must be written, and their own write says whether they can be.
+    private mutating func reserve(upTo needed: Int) {
+        while length < needed {
+            do {
+                try FileIO.writeAll(fd, Self.zeros, at: length, what: path)
+            } catch {
+                reservesAhead = false
+                var status = stat()
+                if fstat(fd, &status) == 0 { length = max(length, Int(status.st_size)) }
+                return
+            }
+            length += Self.reserveStep
+        }
     }
 
     func sync() throws(SystemError) {
         try FileIO.sync(fd, what: path)
+    }
+
+    /// Cuts off the zeros laid out ahead of the records (the segment is done with), and makes
+    /// that durable.
+    mutating func trimReserve() throws(SystemError) {
+        guard length > size else { return }
+        guard ftruncate(fd, off_t(size)) == 0 else { throw SystemError("truncate \(path)") }
+        length = size
+        try sync()
     }
 
     func close() {

@@ -28,6 +28,10 @@ public struct RecoveredLog<State: Codable & Sendable, Action: Codable & Sendable
     /// A record cut short at the end of the last journal (a crash in the middle of a write):
     /// the file and offset where it starts, and how many bytes it has.
     public var tornTail: (file: String, offset: Int, bytes: Int)?
+    /// Zeros after the last record of the last journal: laid out ahead of the records under
+    /// `--fsync always` (see `Segment`), or blocks a crash never wrote. Nothing there was ever
+    /// a record: a core cuts them off before it writes, without a word.
+    public var reserve: (file: String, offset: Int, bytes: Int)?
     /// Things worth a log line (a snapshot that could not be read, say).
     public var notes: [String]
     /// Journal files and their record counts, for `--check`.
@@ -42,17 +46,22 @@ public struct RecoveredLog<State: Codable & Sendable, Action: Codable & Sendable
 /// Reading a state directory back: load the newest snapshot that is valid, then scan the
 /// journal segments, checking every record's checksum and that revisions follow one another.
 ///
-/// The end of the last segment may hold a torn write, a record a crash interrupted before it
-/// was synced (so it was never acknowledged): a record cut short, zero bytes where the write
-/// never reached the disk, or a damaged record holding such zeros (JSON never contains a zero
-/// byte). It is reported and dropped. Anything else bad is corruption, including a complete
-/// record at the end whose checksum fails without any such sign (it may have been
-/// acknowledged): recovery fails, naming the file and offset, and the core refuses to start.
+/// A segment's records may be followed by zeros up to the end of the file: zeros laid out
+/// ahead of the records (under `--fsync always`, cut off when the segment is done), or blocks
+/// a crash never wrote. They end the segment's records.
+///
+/// The end of the last segment may also hold a torn write, a record a crash interrupted before
+/// it was synced (so it was never acknowledged): a record cut short, or a damaged record
+/// holding zeros where the write never reached the disk (JSON never contains a zero byte),
+/// with nothing but zeros after it. It is reported and dropped. Anything else bad is
+/// corruption, including a complete record at the end whose checksum fails without any such
+/// sign (it may have been acknowledged): recovery fails, naming the file and offset, and the
+/// core refuses to start.
 public enum Recovery {
     public static func load<State: Codable & Sendable, Action: Codable & Sendable>(
         _ files: StateFiles, state: State.Type = State.self, action: Action.Type = Action.self
     ) throws(RecoveryFailure) -> RecoveredLog<State, Action> {
-        var log = RecoveredLog<State, Action>(snapshot: nil, snapshotFile: nil, entries: [], tornTail: nil, notes: [], journals: [])
+        var log = RecoveredLog<State, Action>(snapshot: nil, snapshotFile: nil, entries: [], tornTail: nil, reserve: nil, notes: [], journals: [])
         do {
             try load(files, into: &log)
         } catch {
@@ -98,9 +107,11 @@ public enum Recovery {
             }
             var offset = 0
             var records = 0
+            var end = bytes.count
             scanning: while true {
-                if isLast, offset < bytes.count, bytes[offset...].allSatisfy({ $0 == 0 }) {
-                    log.tornTail = (segment.name, offset, bytes.count - offset)
+                if offset < bytes.count, bytes[offset...].allSatisfy({ $0 == 0 }) {
+                    if isLast { log.reserve = (segment.name, offset, bytes.count - offset) }
+                    end = offset
                     break scanning
                 }
                 switch DurableRecord.scan(bytes, at: offset) {
@@ -142,11 +153,16 @@ public enum Recovery {
                 case let .corrupt(reason):
                     // At the end of the last segment, zeros inside the record are a write that
                     // never reached the disk; without them the record was whole once.
+                    // Zeros after the record's end are the reserve laid out ahead, or more of
+                    // the same unwritten blocks.
                     let recordEnd = offset + DurableRecord.headerLength + DurableRecord.declaredLength(bytes, at: offset)
-                    let reachesEnd = recordEnd >= bytes.count
+                    let reachesEnd = recordEnd >= bytes.count || bytes[recordEnd...].allSatisfy { $0 == 0 }
                     let payloadStart = min(bytes.count, offset + DurableRecord.headerLength)
-                    if isLast, reachesEnd, bytes[payloadStart...].contains(0) {
-                        log.tornTail = (segment.name, offset, bytes.count - offset)
+                    let payloadEnd = min(bytes.count, max(recordEnd, payloadStart))
+                    if isLast, reachesEnd, bytes[payloadStart ..< payloadEnd].contains(0) {
+                        log.tornTail = (segment.name, offset, payloadEnd - offset)
+                        if payloadEnd < bytes.count { log.reserve = (segment.name, payloadEnd, bytes.count - payloadEnd) }
+                        end = payloadEnd
                         break scanning
                     }
                     let after = reachesEnd && isLast
@@ -155,7 +171,7 @@ public enum Recovery {
                     throw RecoveryFailure(file: segment.name, offset: offset, reason: "\(reason), \(after)", repairable: true)
                 }
             }
-            log.journals.append((segment.name, records, bytes.count))
+            log.journals.append((segment.name, records, end))
         }
     }
 }

@@ -42,6 +42,9 @@ public enum StateDirectoryTool {
         for journal in log.journals {
             report.append("\(journal.file): \(Wording.count(journal.records, "record")), \(Wording.count(journal.bytes, "byte"))")
         }
+        if let reserve = log.reserve {
+            report.append("\(reserve.file) has \(Wording.count(reserve.bytes, "byte")) of zeros after its records (laid out ahead of them, or never written); they are cut off at startup")
+        }
         if let torn = log.tornTail {
             report.append("\(torn.file) ends with a torn record at offset \(torn.offset) (\(torn.bytes) bytes): a write a crash interrupted, never acknowledged; it is dropped at startup")
         }

@@ -47,6 +47,10 @@ struct StateDirectorySetup<App: CoreApp>: Sendable {
             if let torn = recovered.tornTail {
                 try FileIO.truncate(files.path(torn.file), to: torn.offset)
                 log("dropped a torn record at \(torn.file) offset \(torn.offset) (\(torn.bytes) bytes): a write a crash interrupted, never acknowledged")
+            } else if let reserve = recovered.reserve {
+                // Zeros laid out ahead of the records: cut off, so that the journal's next
+                // records follow the last one.
+                try FileIO.truncate(files.path(reserve.file), to: reserve.offset)
             }
             let result = try recovered.replay(initial: App.initialState, reducer: App.reducer, environment: environment)
             let source = recovered.snapshotFile.map { "\($0) and " } ?? ""
