@@ -2,6 +2,7 @@ import FoundationEssentials
 import Synchronization
 import Testing
 @testable import ActorNode
+@testable import Wire
 
 @Suite("Time sources")
 struct TimeSourceTests {
@@ -52,5 +53,17 @@ struct TimeSourceTests {
         #expect(a.allSatisfy { (0 ... 10).contains($0) })
         #expect(Set(a).count > 3)
         #expect(RandomSource.seeded(1).element(of: [Int]()) == nil)
+    }
+
+    @Test("system time is the wall clock in whole microseconds, which the journal writes fast")
+    func systemTimeInMicroseconds() {
+        for _ in 0 ..< 1000 {
+            let before = Date().timeIntervalSince1970
+            let now = SystemTime().now.timeIntervalSince1970
+            let after = Date().timeIntervalSince1970
+            // (Date's own conversions are off by up to a few tenths of a microsecond.)
+            #expect(now >= before - 0.000_002 && now <= after + 0.000_001, "\(before) \(now) \(after)")
+            #expect(JSONByteWriter.wholeMicroseconds(now) != nil, "\(now)")
+        }
     }
 }

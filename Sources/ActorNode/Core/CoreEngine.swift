@@ -91,20 +91,6 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     /// Where sockets are read into: one buffer, used on the loop's thread only.
     private var scratch = [UInt8](repeating: 0, count: 64 << 10)
 
-    private enum Pending {
-        /// A frame for one client; an answer counts against its unanswered limit.
-        case frame(client: Int, bytes: [UInt8], isAnswer: Bool)
-        /// A client's welcome: from then on it gets what is sent to every shell.
-        case welcome(client: Int, bytes: [UInt8])
-        /// A rendition for every receiver.
-        case rendition([UInt8])
-        /// A notice for every receiver.
-        case notice([UInt8])
-        /// The number of shells, for every receiver but one (the newcomer, whose welcome has it).
-        case presence(except: Int?)
-        /// The client's session ends once what came before is written.
-        case finish(client: Int)
-    }
 
     /// - Parameters:
     ///   - state: the state to start from (what recovery found).
@@ -478,10 +464,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
 
     private func handle(_ frame: [UInt8], from number: Int) {
         guard let client = clients[number] else { return }
-        if case let .welcomed(hello) = client.phase, let (action, seq, json) = Self.plainAction(frame) {
-            apply(action, seq: seq, json: json, from: number, hello: hello)
-            return
-        }
+        if case let .welcomed(hello) = client.phase, applyPlainAction(frame, from: number, hello: hello) { return }
         handleMessage(frame, from: number, client: client)
     }
 
@@ -524,15 +507,24 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     }
 
     /// The most common frame, an action in its plain form (``PlainActionFrame``), read without
-    /// the generic decoding of every message: only the action itself is parsed and decoded.
-    /// Anything else (nil) takes the general path, which also says what is wrong. Returns the
-    /// action's text too, for the journal to copy.
-    private static func plainAction(_ frame: [UInt8]) -> (Action, seq: UInt64, json: ArraySlice<UInt8>)? {
-        guard let plain = PlainActionFrame.scan(frame) else { return nil }
-        let parsed = frame.withUnsafeBytes { try? JSONParser().parse(UnsafeRawBufferPointer(rebasing: $0[plain.action])) }
-        guard let parsed, let action = try? JSONValueDecoder().decode(Action.self, from: parsed) else { return nil }
+    /// the generic decoding of every message: only the action itself is parsed, decoded and
+    /// applied, and the journal copies its text. Returns false for anything else, which takes
+    /// the general path (that also says what is wrong). (The action is not returned: a tuple or
+    /// optional of a generic type costs a metadata lookup at every action.)
+    private func applyPlainAction(_ frame: [UInt8], from number: Int, hello: Hello) -> Bool {
+        guard let plain = PlainActionFrame.scan(frame) else { return false }
+        let action: Action
+        do {
+            action = try frame.withUnsafeBytes { raw throws -> Action in
+                let parsed = try JSONParser().parse(UnsafeRawBufferPointer(rebasing: raw[plain.action]))
+                return try JSONValueDecoder().decode(Action.self, from: parsed)
+            }
+        } catch {
+            return false
+        }
         // The client field is not used: the hello's client id is the one that counts.
-        return (action, plain.seq, frame[plain.action])
+        apply(action, seq: plain.seq, json: frame[plain.action], from: number, hello: hello)
+        return true
     }
 
     private func welcome(_ number: Int, _ hello: Hello) {
@@ -665,9 +657,11 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         let record: [UInt8]
         do {
             if let json, let client, let seq {
-                // ``JournalEntry``'s JSON, with the action's text as the client sent it.
-                let cached = number.flatMap { clients[$0]?.clientJSON }
-                let clientJSON = cached.map { $0.isEmpty ? JSONFragment.string(client) : $0 } ?? JSONFragment.string(client)
+                // ``JournalEntry``'s JSON, with the action's text as the client sent it. (No
+                // closure here: one formed in the engine checks its isolation when called.)
+                var clientJSON: [UInt8] = []
+                if let number, let cached = clients[number]?.clientJSON { clientJSON = cached }
+                if clientJSON.isEmpty { clientJSON = JSONFragment.string(client) }
                 record = JournalRecordText.entry(action: json, at: at, client: clientJSON, revision: applied.revision, seq: seq)
             } else {
                 record = try Self.journalText(revision: applied.revision, at: at, client: client, seq: seq, action: applied.action)
@@ -1013,6 +1007,23 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     }
 }
 
+/// A turn's output, as the engine queues it until the turn's journal records are written. (Not
+/// nested in the generic engine, where every use of it would look up its generic metadata.)
+private enum Pending {
+    /// A frame for one client; an answer counts against its unanswered limit.
+    case frame(client: Int, bytes: [UInt8], isAnswer: Bool)
+    /// A client's welcome: from then on it gets what is sent to every shell.
+    case welcome(client: Int, bytes: [UInt8])
+    /// A rendition for every receiver.
+    case rendition([UInt8])
+    /// A notice for every receiver.
+    case notice([UInt8])
+    /// The number of shells, for every receiver but one (the newcomer, whose welcome has it).
+    case presence(except: Int?)
+    /// The client's session ends once what came before is written.
+    case finish(client: Int)
+}
+
 /// A weak reference to an engine, for the effects' runtime it creates before it exists.
 private final class WeakEngine<State: Codable & Sendable & Diffable, Action: Codable & Sendable, Environment: Sendable>: Sendable {
     private let reference = Mutex<Weak?>(nil)
@@ -1029,16 +1040,24 @@ private final class WeakEngine<State: Codable & Sendable & Diffable, Action: Cod
 
 /// Answers written by hand: they are the most frequent frames, and their JSON is fixed.
 enum AnswerFrames {
+    private static let ackStart = Array(#"{"ack":{"revision":"#.utf8)
+    private static let seqKey = Array(#","seq":"#.utf8)
+
     /// `{"ack":{"revision":R,"seq":S}}`, framed (keys sorted, as every frame of the core).
     static func ack(seq: UInt64, revision: UInt64) -> [UInt8] {
-        var payload: [UInt8] = []
-        payload.reserveCapacity(48)
-        payload += #"{"ack":{"revision":"#.utf8
-        payload += String(revision).utf8
-        payload += #","seq":"#.utf8
-        payload += String(seq).utf8
-        payload += "}}".utf8
-        let length = UInt32(payload.count)
-        return [UInt8(length >> 24), UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)] + payload
+        var frame: [UInt8] = [0, 0, 0, 0]
+        frame.reserveCapacity(64)
+        frame += ackStart
+        JSONFragment.append(revision, to: &frame)
+        frame += seqKey
+        JSONFragment.append(seq, to: &frame)
+        frame.append(UInt8(ascii: "}"))
+        frame.append(UInt8(ascii: "}"))
+        let length = UInt32(frame.count - 4)
+        frame[0] = UInt8(length >> 24)
+        frame[1] = UInt8(truncatingIfNeeded: length >> 16)
+        frame[2] = UInt8(truncatingIfNeeded: length >> 8)
+        frame[3] = UInt8(truncatingIfNeeded: length)
+        return frame
     }
 }

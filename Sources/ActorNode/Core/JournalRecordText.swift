@@ -24,30 +24,14 @@ enum JournalRecordText {
         text += actionKey
         text += action
         text += atKey
-        text += JSONFragment.double(at)
+        JSONFragment.append(at, to: &text)
         text += clientKey
         text += client
         text += revisionKey
-        appendDecimal(revision, to: &text)
+        JSONFragment.append(revision, to: &text)
         text += seqKey
-        appendDecimal(seq, to: &text)
+        JSONFragment.append(seq, to: &text)
         text.append(UInt8(ascii: "}"))
         return text
-    }
-
-    /// Appends `value` in decimal.
-    private static func appendDecimal(_ value: UInt64, to text: inout [UInt8]) {
-        // 24 bytes: room for the 20 digits of the largest UInt64.
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        var count = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                count += 1
-                buffer[buffer.count - count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest != 0
-            text.append(contentsOf: buffer[(buffer.count - count)...])
-        }
     }
 }

@@ -185,4 +185,20 @@ public actor Store<State: Sendable, Action: Sendable, Environment: Sendable> {
         return (timed.applying(at: moment) as? Environment) ?? environment
     }
 
+    /// What sets an environment's "now" for each action (nil when it takes none), found once
+    /// for the type: applying it costs no dynamic cast to a protocol, which the store's kernel
+    /// would otherwise pay at every action.
+    static func timing() -> (@Sendable (Environment, Date) -> Environment)? {
+        guard let timed = Environment.self as? any ActionTimedEnvironment.Type else { return nil }
+        return timing(timed)
+    }
+
+    private static func timing<Timed: ActionTimedEnvironment>(_: Timed.Type) -> @Sendable (Environment, Date) -> Environment {
+        { environment, moment in
+            // The same type as Environment: these casts take their fast path.
+            guard let timed = environment as? Timed, let applied = timed.applying(at: moment) as? Environment else { return environment }
+            return applied
+        }
+    }
+
 }

@@ -15,6 +15,8 @@ public struct StoreKernel<State: Sendable, Action: Sendable, Environment: Sendab
     let reducer: Reducer<State, Action, Environment>
     let environment: Environment
     let time: any TimeSource
+    /// Sets the environment's "now" for each action, when it takes one.
+    private let timing: (@Sendable (Environment, Date) -> Environment)?
 
     /// What became of an action.
     public enum Outcome: Sendable {
@@ -56,6 +58,7 @@ public struct StoreKernel<State: Sendable, Action: Sendable, Environment: Sendab
         self.reducer = reducer
         self.environment = environment
         self.time = time
+        timing = Store<State, Action, Environment>.timing()
     }
 
     /// Applies `action`.
@@ -82,8 +85,12 @@ public struct StoreKernel<State: Sendable, Action: Sendable, Environment: Sendab
         #endif
         let moment = time.now
         let effect: Effect<Action>
+        // (Not `timing?(...) ?? environment`: an optional of a generic type costs a metadata
+        // lookup at every action.)
+        let environment: Environment
+        if let timing { environment = timing(self.environment, moment) } else { environment = self.environment }
         do {
-            effect = try reducer(&state, action, Store<State, Action, Environment>.environment(environment, at: moment))
+            effect = try reducer(&state, action, environment)
         } catch {
             if let previous, !Self.unchanged(state, previous) {
                 assertionFailure("a reducer changed the state, then rejected \(action): \(error)")

@@ -29,7 +29,12 @@ struct JSONByteWriter {
         if value < 0 {
             bytes.append(UInt8(ascii: "-"))
         }
-        var magnitude = value.magnitude
+        Self.appendDecimal(value.magnitude, to: &bytes)
+    }
+
+    /// Appends `value` in decimal digits.
+    static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
+        var magnitude = value
         // Digits come out last first; 20 is enough for any UInt64.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             var start = digits.count
@@ -44,7 +49,51 @@ struct JSONByteWriter {
 
     /// Writes a finite double (the callers refuse the others with an error that has a path).
     mutating func writeDouble(_ value: Double) {
-        writeNumberDescription(value.description)
+        if let microseconds = Self.wholeMicroseconds(value) {
+            writeMicroseconds(microseconds)
+        } else {
+            writeNumberDescription(value.description)
+        }
+    }
+
+    /// The number of millionths in `value` when it is a whole number of them (as the times
+    /// ``SystemTime`` gives) between 1 and 2^33, else nil.
+    ///
+    /// Such a value's shortest text is its decimal digits with at most six after the point:
+    /// below 2^33 doubles are less than 1e-6 / 2 apart, so no other decimal with six digits or
+    /// fewer after the point reads back as the same double. It is written from the integer,
+    /// about twenty times faster than the general shortest-text algorithm (a journal writes one
+    /// such time with every action).
+    static func wholeMicroseconds(_ value: Double) -> UInt64? {
+        guard value >= 1, value < 8_589_934_592 else { return nil }
+        // The whole part and the fraction apart (both exact): the fraction times a million is
+        // off by far less than a half, where the whole value times a million could be off by
+        // more than one.
+        let seconds = value.rounded(.down)
+        let fraction = ((value - seconds) * 1_000_000).rounded()
+        let microseconds = UInt64(seconds) * 1_000_000 + UInt64(fraction)
+        guard Double(microseconds) / 1_000_000 == value else { return nil }
+        return microseconds
+    }
+
+    /// Writes millionths as a decimal number: the whole part, then up to six digits after the
+    /// point without trailing zeros (none, and no point, for a whole number).
+    private mutating func writeMicroseconds(_ microseconds: UInt64) {
+        Self.appendDecimal(microseconds / 1_000_000, to: &bytes)
+        var fraction = microseconds % 1_000_000
+        guard fraction != 0 else { return }
+        var digits = 6
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        bytes.append(UInt8(ascii: "."))
+        var divisor: UInt64 = 1
+        for _ in 1 ..< digits { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+            divisor /= 10
+        }
     }
 
     /// Writes a finite Float as its own shortest text.
@@ -284,5 +333,24 @@ public enum JSONFragment {
         var writer = JSONByteWriter()
         writer.writeDouble(value)
         return writer.bytes
+    }
+
+    /// Appends a finite double's text (as ``double(_:)`` writes it) to `bytes`.
+    /// - Parameters:
+    ///   - value: the number (finite).
+    ///   - bytes: where it goes.
+    public static func append(_ value: Double, to bytes: inout [UInt8]) {
+        var writer = JSONByteWriter()
+        swap(&writer.bytes, &bytes)
+        writer.writeDouble(value)
+        swap(&writer.bytes, &bytes)
+    }
+
+    /// Appends a whole number in decimal to `bytes`.
+    /// - Parameters:
+    ///   - value: the number.
+    ///   - bytes: where it goes.
+    public static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+        JSONByteWriter.appendDecimal(value, to: &bytes)
     }
 }
