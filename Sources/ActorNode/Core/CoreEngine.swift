@@ -331,9 +331,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
             number: number, fd: fd, peer: peer,
             decoder: FrameDecoder(maximumPayloadLength: limits.maximumPayloadLength, maximumFirstPayloadLength: limits.maximumFirstPayloadLength),
             phase: .awaitingHello(timer))
-        let port = EnginePort(number: number) { [weak self] number, events in
-            self?.assumeIsolated { $0.clientReady(number, events: events) }
-        }
+        let port = EnginePort(number: number, sink: self)
         do {
             client.token = try loop.register(fd, events: EPOLLIN.rawValue | EPOLLRDHUP.rawValue, handler: port)
             client.interest = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
@@ -354,24 +352,27 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     // MARK: Reading
 
     private func clientReady(_ number: Int, events: UInt32) {
-        guard clients[number] != nil else { return }
+        guard let client = clients[number] else { return }
         if events & EPOLLOUT.rawValue != 0 || events & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 {
             touched.insert(number)
         }
         if events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 {
-            read(number)
+            read(client)
         }
     }
 
-    private func read(_ number: Int) {
+    /// Reads what the client sent and handles its whole frames. (The client is looked up once
+    /// and held: the table is searched at every lookup.)
+    private func read(_ client: EngineClient) {
+        let number = client.number
         var budget = 256 << 10
-        while budget > 0, let client = clients[number], !client.finishing, canRead(client) {
+        while budget > 0, !client.gone, !client.finishing, canRead(client) {
             let count = scratch.withUnsafeMutableBytes { Glibc.read(client.fd, $0.baseAddress, $0.count) }
             if count > 0 {
                 budget -= count
-                scratch.withUnsafeBytes { clients[number]?.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0 ..< count])) }
-                handleFrames(number)
-                updateBudget(number)
+                scratch.withUnsafeBytes { client.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0 ..< count])) }
+                handleFrames(client)
+                updateBudget(client)
                 // A short read took all there was: epoll says when there is more, and a read
                 // that would only say "nothing yet" is saved.
                 if count < scratch.count { break }
@@ -382,7 +383,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
                 continue
             } else if errno == EAGAIN || errno == EWOULDBLOCK {
                 return
-            } else if errno == ECONNRESET, !(clients[number]?.decoder.hasPartialFrame ?? false) {
+            } else if errno == ECONNRESET, !client.decoder.hasPartialFrame {
                 endOfStream(number)
                 return
             } else {
@@ -401,11 +402,12 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     }
 
     /// Takes every whole frame the client's decoder holds, while it may be read from.
-    private func handleFrames(_ number: Int) {
-        while let client = clients[number], canRead(client) {
+    private func handleFrames(_ client: EngineClient) {
+        let number = client.number
+        while !client.gone, canRead(client) {
             let frame: [UInt8]?
             do {
-                frame = try clients[number]!.decoder.nextFrame()
+                frame = try client.decoder.nextFrame()
             } catch {
                 switch error {
                 case let .payloadTooLarge(length, limit):
@@ -422,9 +424,9 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
                 heldBack.remove(number)
                 return
             }
-            handle(frame, from: number)
+            handle(frame, from: client)
         }
-        if clients[number]?.decoder.bufferedByteCount ?? 0 > 0 { heldBack.insert(number) }
+        if !client.gone, client.decoder.bufferedByteCount > 0 { heldBack.insert(number) }
     }
 
     private func endOfStream(_ number: Int) {
@@ -443,10 +445,11 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
 
     /// Keeps the input budget: what partial frames all clients hold. Past the hard limit, the
     /// clients holding the most are let go, biggest first, until the rest fit.
-    private func updateBudget(_ number: Int) {
-        guard let held = clients[number]?.decoder.bufferedByteCount else { return }
-        budgetTotal += held - clients[number]!.budgetHeld
-        clients[number]!.budgetHeld = held
+    private func updateBudget(_ client: EngineClient) {
+        guard !client.gone else { return }
+        let held = client.decoder.bufferedByteCount
+        budgetTotal += held - client.budgetHeld
+        client.budgetHeld = held
         let limit = limits.inputBudget.hard
         guard budgetTotal > limit else { return }
         for (victim, client) in clients.sorted(by: { $0.value.budgetHeld > $1.value.budgetHeld }) {
@@ -462,10 +465,9 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
 
     // MARK: Messages
 
-    private func handle(_ frame: [UInt8], from number: Int) {
-        guard let client = clients[number] else { return }
-        if case let .welcomed(hello) = client.phase, applyPlainAction(frame, from: number, hello: hello) { return }
-        handleMessage(frame, from: number, client: client)
+    private func handle(_ frame: [UInt8], from client: EngineClient) {
+        if case let .welcomed(hello) = client.phase, applyPlainAction(frame, from: client, hello: hello) { return }
+        handleMessage(frame, from: client.number, client: client)
     }
 
     /// Any frame but a plain action: decoded as a message. (Apart from ``handle(_:from:)``, so
@@ -500,7 +502,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         case (_, .awaitingHello):
             violation(number, ErrorMessage(.helloRequired, "the first message must be hello"))
         case let (.action(request), .welcomed(hello)):
-            apply(request.action, seq: request.seq, from: number, hello: hello)
+            apply(request.action, seq: request.seq, from: client, hello: hello)
         case (.bye, .welcomed):
             finish(number)
         }
@@ -511,7 +513,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     /// applied, and the journal copies its text. Returns false for anything else, which takes
     /// the general path (that also says what is wrong). (The action is not returned: a tuple or
     /// optional of a generic type costs a metadata lookup at every action.)
-    private func applyPlainAction(_ frame: [UInt8], from number: Int, hello: Hello) -> Bool {
+    private func applyPlainAction(_ frame: [UInt8], from client: EngineClient, hello: Hello) -> Bool {
         guard let plain = PlainActionFrame.scan(frame) else { return false }
         let action: Action
         do {
@@ -523,7 +525,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
             return false
         }
         // The client field is not used: the hello's client id is the one that counts.
-        apply(action, seq: plain.seq, json: frame[plain.action], from: number, hello: hello)
+        apply(action, seq: plain.seq, json: frame[plain.action], from: client, hello: hello)
         return true
     }
 
@@ -594,35 +596,35 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         return json
     }
 
-    private func apply(_ action: Action, seq: UInt64, json: ArraySlice<UInt8>? = nil, from number: Int, hello: Hello) {
+    private func apply(_ action: Action, seq: UInt64, json: ArraySlice<UInt8>? = nil, from client: EngineClient, hello: Hello) {
         if let refusal = admits(action) {
             if trace { log(TraceLine.rejected(action: action, origin: .client(id: hello.client, seq: seq), rejection: refusal)) }
-            answer(number, .reject(Reject(seq: seq, code: refusal.code, message: refusal.message)))
+            answer(client.number, .reject(Reject(seq: seq, code: refusal.code, message: refusal.message)))
             return
         }
-        apply(action, json: json, from: .client(id: hello.client, seq: seq), client: number, seq: seq)
+        apply(action, json: json, from: .client(id: hello.client, seq: seq), client: client, seq: seq)
     }
 
     /// Applies an action and queues what follows: the journal record, the rendition for every
     /// shell, the answer to its sender (if a client sent it), and its effects.
     /// - Parameter json: the action's JSON as the client sent it, when the engine has it: the
     ///   journal writes it as it is, instead of encoding the action again.
-    private func apply(_ action: Action, json: ArraySlice<UInt8>? = nil, from origin: ActionOrigin, client number: Int?, seq: UInt64?) {
+    private func apply(_ action: Action, json: ArraySlice<UInt8>? = nil, from origin: ActionOrigin, client: EngineClient?, seq: UInt64?) {
         guard !failed else { return }
         switch kernel.apply(action, from: origin, keepingPrevious: trace || !receivers.isEmpty) {
         case let .duplicate(revision):
-            answerDuplicate(action, from: origin, client: number, seq: seq, revision: revision)
+            answerDuplicate(action, from: origin, client: client?.number, seq: seq, revision: revision)
         case let .rejected(rejection):
-            answerRejected(action, from: origin, client: number, seq: seq, rejection: rejection)
+            answerRejected(action, from: origin, client: client?.number, seq: seq, rejection: rejection)
         case let .applied(applied):
-            record(applied, json: json, client: number)
+            record(applied, json: json, client: client)
             if trace {
                 log(TraceLine.applied(action: action, origin: origin, revision: applied.revision, previous: applied.previous, state: kernel.state))
             }
             if !receivers.isEmpty { broadcastRendition(applied) }
-            if let number, let seq {
-                owe(number)
-                pending.append(.frame(client: number, bytes: AnswerFrames.ack(seq: seq, revision: applied.revision), isAnswer: true))
+            if let client, let seq {
+                client.owed += 1
+                pending.append(.frame(client: client.number, bytes: AnswerFrames.ack(seq: seq, revision: applied.revision), isAnswer: true))
             }
             run(applied.effect)
         }
@@ -645,7 +647,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         if let number, let seq { answer(number, .reject(Reject(seq: seq, code: rejection.code, message: rejection.message))) }
     }
 
-    private func record(_ applied: StoreKernel<State, Action, Environment>.Applied, json: ArraySlice<UInt8>?, client number: Int?) {
+    private func record(_ applied: StoreKernel<State, Action, Environment>.Applied, json: ArraySlice<UInt8>?, client engineClient: EngineClient?) {
         guard let journal else { return }
         var client: String?
         var seq: UInt64?
@@ -659,8 +661,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
             if let json, let client, let seq {
                 // ``JournalEntry``'s JSON, with the action's text as the client sent it. (No
                 // closure here: one formed in the engine checks its isolation when called.)
-                var clientJSON: [UInt8] = []
-                if let number, let cached = clients[number]?.clientJSON { clientJSON = cached }
+                var clientJSON = engineClient?.clientJSON ?? []
                 if clientJSON.isEmpty { clientJSON = JSONFragment.string(client) }
                 record = JournalRecordText.entry(action: json, at: at, client: clientJSON, revision: applied.revision, seq: seq)
             } else {
@@ -759,9 +760,10 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         guard !pending.isEmpty || !touched.isEmpty || !heldBack.isEmpty || turnWanted || (journal?.hasPending ?? false) else { return }
         turnWanted = false
         // Frames held back until their clients read some answers, now that they may have.
-        for number in heldBack.sorted() where clients[number].map(canRead) ?? false {
-            handleFrames(number)
-            updateBudget(number)
+        for number in heldBack.sorted() {
+            guard let client = clients[number], canRead(client) else { continue }
+            handleFrames(client)
+            updateBudget(client)
         }
         if let journal, journal.hasPending, !failed {
             if journal.policy == .always {
@@ -833,13 +835,13 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         for item in turn {
             switch item {
             case let .frame(number, bytes, isAnswer):
-                guard clients[number] != nil else { continue }
-                if isAnswer { clients[number]!.owed -= 1 }
-                if clients[number]!.lagging {
+                guard let client = clients[number] else { continue }
+                if isAnswer { client.owed -= 1 }
+                if client.lagging {
                     // Held, so that it does not overtake the rendition of its revision.
-                    clients[number]!.held.append((bytes, isAnswer))
+                    client.held.append((bytes, isAnswer))
                 } else {
-                    clients[number]!.output.append(bytes, isAnswer: isAnswer)
+                    client.output.append(bytes, isAnswer: isAnswer)
                 }
                 touched.insert(number)
             case let .welcome(number, bytes):
@@ -974,6 +976,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     /// Closes a client's connection and forgets it.
     private func dropClient(_ number: Int) {
         guard let client = clients.removeValue(forKey: number) else { return }
+        client.gone = true
         if let token = client.token { loop.deregister(client.fd, token: token) }
         close(client.fd)
         if case let .awaitingHello(timer?) = client.phase { loop.cancel(timer) }
@@ -1004,6 +1007,12 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         } catch {
             return FramePump.errorFrame(.internalError, "the core could not send a message: \(error)")
         }
+    }
+}
+
+extension CoreEngine: EngineEventSink {
+    nonisolated func clientEvents(_ number: Int, _ events: UInt32) {
+        assumeIsolated { $0.clientReady(number, events: events) }
     }
 }
 

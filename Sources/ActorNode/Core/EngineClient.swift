@@ -125,6 +125,8 @@ final class EngineClient {
 
     /// The hello's client id as a JSON string, for the journal records of its actions.
     var clientJSON: [UInt8] = []
+    /// Dropped from the engine's table: whoever still holds it must let it be.
+    var gone = false
 
     var hello: Hello? {
         if case let .welcomed(hello) = phase { return hello }
@@ -147,14 +149,36 @@ final class EngineClient {
 final class EnginePort: EventHandler, Sendable {
     /// Which client (or 0 for the listening socket).
     let number: Int
-    let handle: @Sendable (Int, UInt32) -> Void
+    private let handle: (@Sendable (Int, UInt32) -> Void)?
+    private weak let sink: (any EngineEventSink)?
 
+    /// A port whose events go to `handle`.
     init(number: Int, handle: @escaping @Sendable (Int, UInt32) -> Void) {
         self.number = number
         self.handle = handle
+        sink = nil
+    }
+
+    /// A client's port, whose events go straight to the engine (see ``EngineEventSink``).
+    init(number: Int, sink: any EngineEventSink) {
+        self.number = number
+        handle = nil
+        self.sink = sink
     }
 
     func handleEvents(_ events: UInt32, scratch: UnsafeMutableRawBufferPointer) {
-        handle(number, events)
+        if let sink {
+            sink.clientEvents(number, events)
+        } else {
+            handle?(number, events)
+        }
     }
+}
+
+/// Where a client port's events go: a protocol that is not generic, so that reaching the
+/// (generic) engine costs no lookup of its generic type at every event, as a closure made
+/// inside it would.
+protocol EngineEventSink: AnyObject, Sendable {
+    /// A client's socket is ready (called on the engine's loop).
+    func clientEvents(_ number: Int, _ events: UInt32)
 }

@@ -4,6 +4,7 @@
 ///
 /// Generic over the element type, so that typed arrays (compared with `==`, encoding only the
 /// elements that changed) and JSON arrays use the same algorithm.
+@usableFromInline
 enum ArrayDiff {
     /// Appends the operations that take `old` to `new` at `path`. `diffElement` describes the
     /// change of one element that stayed in place; `encode` gives the JSON of a new element.
@@ -13,6 +14,7 @@ enum ArrayDiff {
     /// `old` and `new` may be the middle of longer lists (a ``ChunkedArray``'s, whose shared
     /// ends were skipped): `offset` is then the index of their first element in the list,
     /// `totalCount` the new list's length, and `encodeWhole` the new list's JSON.
+    @inlinable
     static func appendPatch<Element: Equatable>(
         from old: [Element], to new: [Element], at path: JSONPointer,
         offset: Int = 0, totalCount: Int? = nil, into patch: inout JSONPatch,

@@ -79,7 +79,9 @@ extension Dictionary: Diffable where Key == String, Value: Diffable {
 }
 
 extension JSONPatch {
-    /// Appends the change of one stored property, `key` being its JSON key.
+    /// Appends the change of one stored property, `key` being its JSON key. (Inlinable, so that
+    /// the property's own diff is compiled for its type where the app calls this.)
+    @inlinable
     public mutating func appendField<Value: Diffable>(_ key: String, _ old: Value, _ new: Value, at path: JSONPointer) throws {
         try new.appendPatch(from: old, at: path.appending(key), to: &self)
     }

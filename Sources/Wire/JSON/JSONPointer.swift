@@ -35,7 +35,11 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
 
     /// This pointer with one more token.
     public func appending(_ token: String) -> JSONPointer {
-        JSONPointer(tokens: tokens + [token])
+        // One new array (not `tokens + [token]`, which makes two): patches build a pointer for
+        // every field they look at.
+        var tokens = tokens
+        tokens.append(token)
+        return JSONPointer(tokens: tokens)
     }
 
     /// This pointer with an array index appended.

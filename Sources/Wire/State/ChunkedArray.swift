@@ -13,17 +13,18 @@ public struct ChunkedArray<Element> {
 
     /// A run of elements, never changed once made (a change makes a new chunk), so that copies
     /// share it safely.
+    @usableFromInline
     final class Chunk {
-        let elements: [Element]
+        @usableFromInline let elements: [Element]
 
         init(_ elements: [Element]) {
             self.elements = elements
         }
     }
 
-    private(set) var chunks: [Chunk]
+    @usableFromInline var chunks: [Chunk]
     /// The index of each chunk's first element.
-    private var starts: [Int]
+    @usableFromInline var starts: [Int]
     public private(set) var count: Int
 
     /// An empty list.
@@ -94,7 +95,10 @@ public struct ChunkedArray<Element> {
 
 extension ChunkedArray {
     /// The elements of a run of chunks, copied chunk by chunk.
+    @inlinable
     func elements(ofChunks range: Range<Int>) -> [Element] {
+        // One chunk (what changing one element leaves): its own array, shared, not copied.
+        if range.count == 1 { return chunks[range.lowerBound].elements }
         var result: [Element] = []
         for chunk in range { result.append(contentsOf: chunks[chunk].elements) }
         return result
@@ -216,18 +220,18 @@ extension ChunkedArray: CustomStringConvertible {
 extension ChunkedArray: Diffable where Element: Diffable & Identifiable {
     /// As an `Array`'s (see ``ArrayDiff``), but the chunks both versions share at either end are
     /// skipped without looking inside: after one action, only the chunk it changed is compared.
+    /// (Inlinable, like ``ArrayDiff``, so that it is compiled for the app's element type: as
+    /// generic code, every element it looks at would be copied and compared through witnesses.)
+    @inlinable
     public func appendPatch(from old: ChunkedArray, at path: JSONPointer, to patch: inout JSONPatch) throws {
-        var prefix = 0
         var chunk = 0
         while chunk < old.chunks.count, chunk < chunks.count, old.chunks[chunk] === chunks[chunk] {
-            prefix += chunks[chunk].elements.count
             chunk += 1
         }
-        var suffix = 0
+        let prefix = chunk < starts.count ? starts[chunk] : count
         var fromEnd = 1
         while fromEnd <= old.chunks.count - chunk, fromEnd <= chunks.count - chunk,
               old.chunks[old.chunks.count - fromEnd] === chunks[chunks.count - fromEnd] {
-            suffix += chunks[chunks.count - fromEnd].elements.count
             fromEnd += 1
         }
         let oldMiddle = old.elements(ofChunks: chunk ..< old.chunks.count - fromEnd + 1)
