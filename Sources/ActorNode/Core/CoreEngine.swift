@@ -618,6 +618,8 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
             answerRejected(action, from: origin, client: client?.number, seq: seq, rejection: rejection)
         case let .applied(applied):
             record(applied, json: json, client: client)
+            // Not recorded: nothing about it may go out.
+            if failed { return }
             if trace {
                 log(TraceLine.applied(action: action, origin: origin, revision: applied.revision, previous: applied.previous, state: kernel.state))
             }
@@ -656,21 +658,25 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
             seq = number
         }
         let at = applied.at.timeIntervalSince1970
-        let record: [UInt8]
-        do {
-            if let json, let client, let seq {
-                // ``JournalEntry``'s JSON, with the action's text as the client sent it. (No
-                // closure here: one formed in the engine checks its isolation when called.)
-                var clientJSON = engineClient?.clientJSON ?? []
-                if clientJSON.isEmpty { clientJSON = JSONFragment.string(client) }
-                record = JournalRecordText.entry(action: json, at: at, client: clientJSON, revision: applied.revision, seq: seq)
-            } else {
-                record = try Self.journalText(revision: applied.revision, at: at, client: client, seq: seq, action: applied.action)
-            }
-        } catch {
-            fatalError("an applied action could not be encoded for the journal: \(error)")
+        if let json, let client, let seq {
+            // ``JournalEntry``'s JSON, with the action's text as the client sent it, written
+            // straight into the journal's buffer. (No closure here: one formed in the engine
+            // checks its isolation when called.)
+            var clientJSON = engineClient?.clientJSON ?? []
+            if clientJSON.isEmpty { clientJSON = JSONFragment.string(client) }
+            journal.appendEntry(action: json, at: at, client: clientJSON, revision: applied.revision, seq: seq)
+            return
         }
-        journal.append(revision: applied.revision, record: DurableRecord.encode(record))
+        do {
+            let record = try Self.journalText(revision: applied.revision, at: at, client: client, seq: seq, action: applied.action)
+            journal.append(revision: applied.revision, record: DurableRecord.encode(record))
+        } catch {
+            // Applied, and not recordable (an effect's action holding a NaN, say): nothing more
+            // may be acknowledged, as when the journal cannot be written.
+            let reason = "revision \(applied.revision) could not be encoded for the journal: \(error)"
+            log("the journal cannot be written (\(reason)); stopping so that nothing unrecorded is acknowledged")
+            fail(JournalFailure(reason: reason))
+        }
     }
 
     /// A ``JournalEntry``'s JSON, encoded (apart from ``record(_:json:)``, whose usual path
@@ -829,7 +835,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
 
     /// Hands the turn's output to the clients, in order.
     private func release() {
-        guard !pending.isEmpty else { return }
+        guard !pending.isEmpty, !failed else { return }
         let turn = pending
         pending.removeAll(keepingCapacity: true)
         for item in turn {

@@ -18,6 +18,31 @@ public enum DurableRecord {
         return bytes
     }
 
+    /// Starts a record at the end of `bytes`, whose payload the caller appends next: room for
+    /// the header, which ``endRecord(in:startingAt:)`` fills in. Returns where the record starts.
+    /// (A record made in place, without an array of its own.)
+    static func beginRecord(in bytes: inout [UInt8]) -> Int {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: headerLength))
+        return start
+    }
+
+    /// Fills in the header of the record that starts at `start`, its payload being everything
+    /// after the header to the end of `bytes`.
+    static func endRecord(in bytes: inout [UInt8], startingAt start: Int) {
+        let length = UInt32(bytes.count - start - headerLength)
+        let checksum = bytes.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[(start + headerLength)...])) }
+        store(length, in: &bytes, at: start)
+        store(checksum, in: &bytes, at: start + 4)
+    }
+
+    private static func store(_ value: UInt32, in bytes: inout [UInt8], at offset: Int) {
+        bytes[offset] = UInt8(truncatingIfNeeded: value >> 24)
+        bytes[offset + 1] = UInt8(truncatingIfNeeded: value >> 16)
+        bytes[offset + 2] = UInt8(truncatingIfNeeded: value >> 8)
+        bytes[offset + 3] = UInt8(truncatingIfNeeded: value)
+    }
+
     /// What is found at an offset of a file.
     public enum Scan: Equatable {
         /// A complete record whose checksum holds.

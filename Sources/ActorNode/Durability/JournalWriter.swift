@@ -57,6 +57,21 @@ final class JournalWriter<State: Codable & Sendable> {
         lastRevision = revision
     }
 
+    /// Appends the record of a client's action whose JSON text is at hand, written straight
+    /// into the buffer (see ``JournalRecordText``): what every action a client sends costs.
+    /// - Parameters:
+    ///   - action: the action's JSON text, as the client sent it.
+    ///   - at: when it was applied, in seconds since 1970.
+    ///   - client: the client id as a JSON string.
+    ///   - revision: the revision it made.
+    ///   - seq: its sequence number.
+    func appendEntry(action: ArraySlice<UInt8>, at: Double, client: [UInt8], revision: UInt64, seq: UInt64) {
+        let start = DurableRecord.beginRecord(in: &buffer)
+        JournalRecordText.append(action: action, at: at, client: client, revision: revision, seq: seq, to: &buffer)
+        DurableRecord.endRecord(in: &buffer, startingAt: start)
+        lastRevision = revision
+    }
+
     /// Writes what was appended and makes it as durable as the policy says, checks the file,
     /// and rotates when the segment is big enough. `latest` gives the newest state when a
     /// snapshot is needed (it is not called otherwise).

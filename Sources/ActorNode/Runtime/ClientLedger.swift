@@ -56,9 +56,10 @@ public struct ClientLedger: Codable, Sendable, Equatable {
     /// 1024 and 2047 of a busy client's last actions.
     public mutating func record(client: String, seq: UInt64, revision: UInt64) {
         clock += 1
-        let isNew = clients[client] == nil
-        if isNew { clients[client] = Client(lastSeq: 0, recent: [], touched: clock) }
-        clients[client]!.record(seq: seq, revision: revision, clock: clock)
+        let known = clients.count
+        // One lookup (the client id is hashed once), the entry changed in place.
+        clients[client, default: Client(lastSeq: 0, recent: [], touched: clock)].record(seq: seq, revision: revision, clock: clock)
+        let isNew = clients.count > known
         if isNew, clients.count > Self.clientLimit, let idlest = clients.min(by: { $0.value.touched < $1.value.touched })?.key {
             clients[idlest] = nil
         }
