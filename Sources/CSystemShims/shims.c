@@ -3,6 +3,8 @@
 #include <sys/prctl.h>
 #include <pthread.h>
 #include <sys/socket.h>
+#include <spawn.h>
+#include <errno.h>
 #include "CSystemShims.h"
 
 int cama_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid) {
@@ -37,4 +39,14 @@ void cama_set_thread_name(const char *name) {
 
 int cama_set_mmap_threshold(int threshold) {
     return mallopt(M_MMAP_THRESHOLD, threshold);
+}
+
+int cama_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+#else
+    (void)actions;
+    (void)lowest;
+    return ENOSYS;
+#endif
 }

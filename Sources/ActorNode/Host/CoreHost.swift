@@ -131,6 +131,17 @@ public enum CoreHost<App: CoreApp> {
         for action in App.startup(for: await core.current.state) {
             await core.send(action)
         }
+        // A stop signal, or the launcher that supervises us going away, ends the core the same
+        // way: stop taking connections, write and sync what was applied (releasing its acks),
+        // then say bye to everyone. The launcher is watched on the core's own loop, from
+        // before it serves: once it serves, clients may take every descriptor left.
+        let stopRequests = Chan<String>()
+        let supervisor = SupervisorWatch.start(environment: environmentVariables, loop: loop) {
+            // Our stdout and stderr were the launcher's log pipe, which went with it: the lines
+            // that say how this core ends go to the log file itself.
+            redirectOutput(to: stateDirectory + "/core.log")
+            stopRequests.trySend("the launcher that supervises this core is gone")
+        }
         do {
             try await core.listen(fd: binding.fd, path: binding.path)
         } catch {
@@ -141,18 +152,8 @@ public enum CoreHost<App: CoreApp> {
         let startRevision = await core.current.revision
         log("serving \(binding.path)\(binding.isInherited ? " (socket passed by the supervisor)" : "") at revision \(startRevision) (protocol \(ProtocolVersion.current), fsync \(options.fsync.rawValue), state in \(stateDirectory), core \(core.instanceID))")
 
-        // A stop signal, or the launcher that supervises us going away, ends the core the same
-        // way: stop taking connections, write and sync what was applied (releasing its acks),
-        // then say bye to everyone.
-        let stopRequests = Chan<String>()
         let signalWatcher = Task {
             for await signal in signals { stopRequests.trySend("received \(Signals.name(signal))") }
-        }
-        let supervisor = SupervisorWatch.start(environment: environmentVariables) {
-            // Our stdout and stderr were the launcher's log pipe, which went with it: the lines
-            // that say how this core ends go to the log file itself.
-            redirectOutput(to: stateDirectory + "/core.log")
-            stopRequests.trySend("the launcher that supervises this core is gone")
         }
         ReadinessNotification.send("READY=1\nMAINPID=\(getpid())\nSTATUS=serving at revision \(startRevision)", environment: environmentVariables)
         if let reason = await stopRequests.receive() {

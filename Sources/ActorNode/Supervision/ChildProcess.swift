@@ -1,3 +1,4 @@
+import CSystemShims
 import Glibc
 import Synchronization
 
@@ -37,7 +38,9 @@ public final class ChildProcess: Sendable {
     /// The child starts with every signal at its default disposition and none blocked, whatever
     /// this process ignores. With `newProcessGroup` it leaves our process group, so a Ctrl-C
     /// typed at our terminal does not reach it; with `newSession` it also leaves our terminal.
-    /// `environment` replaces ours when given.
+    /// `environment` replaces ours when given. It gets the standard descriptors and those in
+    /// `descriptors`, and no other (on glibc 2.34 and later): nothing this process holds leaks
+    /// into it, close-on-exec or not.
     public static func spawn(
         _ executable: String,
         arguments: [String],
@@ -84,6 +87,10 @@ public final class ChildProcess: Sendable {
             posix_spawn_file_actions_adddup2(&actions, scratch + Int32(offset), target)
             posix_spawn_file_actions_addclose(&actions, scratch + Int32(offset))
         }
+        // Then nothing else: a descriptor this process holds without close-on-exec (one made
+        // by code we do not control, a test's socketpair) does not leak into the child, where
+        // it would count against its limit and keep a peer's connection open.
+        _ = cama_spawn_close_from(&actions, max(2, mapping.map(\.1).max() ?? 2) + 1)
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }

@@ -18,8 +18,14 @@ public final class SupervisorWatch: EventHandler, Sendable {
 
     /// Starts watching the descriptor named in the environment, if any; `onGone` runs once, on
     /// the event loop's thread, when the supervisor is gone.
-    public static func start(environment: [String: String], loop: EventLoop = .shared, onGone: @escaping @Sendable () -> Void) -> SupervisorWatch? {
+    /// - Parameters:
+    ///   - environment: the process's environment, where the supervisor names the descriptor.
+    ///   - loop: the loop to watch it on (``EventLoop/shared`` when nil, made only if there is
+    ///     something to watch: a loop takes descriptors of its own).
+    ///   - onGone: what to do once the supervisor is gone.
+    public static func start(environment: [String: String], loop: EventLoop? = nil, onGone: @escaping @Sendable () -> Void) -> SupervisorWatch? {
         guard let fd = environment[variable].flatMap(Int32.init), fd >= 0, fcntl(fd, F_GETFD) >= 0 else { return nil }
+        let loop = loop ?? .shared
         unsetenv(variable)
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)

@@ -7,6 +7,7 @@
 #include <sys/eventfd.h>
 #include <sys/signalfd.h>
 #include <sys/types.h>
+#include <spawn.h>
 
 /// The credentials of the process at the other end of a connected Unix socket (SO_PEERCRED).
 /// Returns 0 on success, -1 with errno set on failure.
@@ -27,3 +28,8 @@ int cama_set_mmap_threshold(int threshold);
 
 /// Names the calling thread (at most 15 bytes are kept), for ps and debuggers.
 void cama_set_thread_name(const char *name);
+
+/// Adds to `actions` the closing, in the child, of every descriptor from `lowest` up
+/// (glibc 2.34 and later); returns 0, or ENOSYS where the C library cannot.
+int cama_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
+
