@@ -78,14 +78,23 @@ struct JournalReserveTests {
         await setup.journal.close()
     }
 
-    @Test("a record torn inside the zeros (its end never written) is a torn tail, dropped with the zeros")
-    func tornInsideTheZeros() async throws {
+    /// A journal of three records, left open as a crash leaves it, with a fourth record,
+    /// changed by `damage`, written where the zeros begin; where it starts, and its bytes.
+    private func fourthRecordInTheZeros(_ damage: (inout [UInt8]) -> Void) async throws -> (setup: Setup, end: Int, record: [UInt8]) {
         let setup = try await written(3)
         let path = setup.files.journals().last!.path
         let end = try #require(try Recovery.load(setup.files, state: Int.self, action: Probe.self).reserve?.offset)
         var record = DurableRecord.encode(Array(#"{"action":{"got":{"_0":4}},"at":0,"revision":4}"#.utf8))
-        for index in record.count - 10 ..< record.count { record[index] = 0 }
+        damage(&record)
         try write(record, to: path, at: end)
+        return (setup, end, record)
+    }
+
+    @Test("a record torn inside the zeros (its end never written) is a torn tail, dropped with the zeros")
+    func tornInsideTheZeros() async throws {
+        let (setup, end, record) = try await fourthRecordInTheZeros { record in
+            for index in record.count - 10 ..< record.count { record[index] = 0 }
+        }
         let recovered = try Recovery.load(setup.files, state: Int.self, action: Probe.self)
         #expect(recovered.entries.count == 3)
         #expect(recovered.tornTail?.offset == end)
@@ -96,12 +105,7 @@ struct JournalReserveTests {
 
     @Test("a complete record with a bad checksum before the zeros is damage, not a torn write")
     func damageBeforeTheZeros() async throws {
-        let setup = try await written(3)
-        let path = setup.files.journals().last!.path
-        let end = try #require(try Recovery.load(setup.files, state: Int.self, action: Probe.self).reserve?.offset)
-        var record = DurableRecord.encode(Array(#"{"action":{"got":{"_0":4}},"at":0,"revision":4}"#.utf8))
-        record[record.count - 3] ^= 0x01
-        try write(record, to: path, at: end)
+        let (setup, end, _) = try await fourthRecordInTheZeros { $0[$0.count - 3] ^= 0x01 }
         do {
             _ = try Recovery.load(setup.files, state: Int.self, action: Probe.self)
             Issue.record("a damaged, possibly acknowledged record was dropped silently")
