@@ -119,7 +119,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         journalFailed: @escaping @Sendable (JournalFailure) -> Void = { _ in }
     ) {
         self.loop = loop
-        instanceID = UUID().uuidString.lowercased()
+        instanceID = RandomIdentifier.uuid()
         kernel = StoreKernel(state: state, revision: revision, ledger: ledger, reducer: reducer, environment: environment, time: time)
         self.journal = journal
         self.limits = limits

@@ -115,7 +115,16 @@ public enum CoreHost<App: CoreApp> {
         limits.maximumPayloadLength = options.maximumFrameLength
         limits.handshakeTimeout = options.handshakeTimeout
         limits.inputBudget = InputBudget.Limits(soft: options.inputBudget, hard: options.inputBudget * 4)
-        let loop = EventLoop()
+        let loop: EventLoop
+        do {
+            loop = try EventLoop.make()
+        } catch {
+            journal.closeBlocking()
+            binding.release()
+            setup.lock.release()
+            await LogLine.flush()
+            throw CommandFailure(.rejected, "cannot start the core's event loop: \(error); raise the limit on open files ('ulimit -n')")
+        }
         let core = CoreEngine(
             state: recovered.state, revision: recovered.revision, ledger: recovered.ledger,
             journal: journal, reducer: App.reducer, environment: environment,

@@ -68,7 +68,7 @@ enum CoreConnection<App: ShellApp> {
 
 /// The client id of this process: every action it sends carries it, on every connection.
 enum ClientIdentity {
-    static let current = UUID().uuidString.lowercased()
+    static let current = RandomIdentifier.uuid()
 }
 
 /// Ends a one-shot command with a failure if the core does not answer in time, so that a core

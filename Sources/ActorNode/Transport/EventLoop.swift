@@ -49,16 +49,50 @@ public final class EventLoop: SerialExecutor, Sendable {
 
     /// A loop of its own, with its own thread (the process's is ``shared``); for tests, or a
     /// server that wants its connections on a thread apart. It runs for the life of the process.
-    public init() {
-        epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
-        precondition(epollFD >= 0, "epoll_create1: \(SystemError("epoll_create1"))")
-        wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
-        precondition(wakeFD >= 0, "eventfd: \(SystemError("eventfd"))")
+    /// It traps when the system refuses it the two descriptors it needs; ``make()`` says so
+    /// instead.
+    public convenience init() {
+        let descriptors: (epoll: Int32, wake: Int32)
+        do {
+            descriptors = try Self.openDescriptors()
+        } catch {
+            preconditionFailure("\(error)")
+        }
+        self.init(descriptors: descriptors)
+    }
+
+    /// A loop of its own, as ``init()`` makes, or the reason the system refused it (out of
+    /// descriptors, say): for a server, which says so and exits rather than crash.
+    public static func make() throws(SystemError) -> EventLoop {
+        EventLoop(descriptors: try openDescriptors())
+    }
+
+    private init(descriptors: (epoll: Int32, wake: Int32)) {
+        epollFD = descriptors.epoll
+        wakeFD = descriptors.wake
+        SystemThread.detach(name: "cama-io") { [self] in run() }
+    }
+
+    /// The loop's epoll instance and the eventfd that wakes it, watched by it.
+    private static func openDescriptors() throws(SystemError) -> (epoll: Int32, wake: Int32) {
+        let epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epollFD >= 0 else { throw SystemError("epoll_create1") }
+        let wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        guard wakeFD >= 0 else {
+            let error = SystemError("eventfd")
+            close(epollFD)
+            throw error
+        }
         var event = epoll_event()
         event.events = EPOLLIN.rawValue
-        event.data.u64 = Self.wakeToken
-        precondition(epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event) == 0, "epoll_ctl: \(SystemError("epoll_ctl"))")
-        SystemThread.detach(name: "cama-io") { [self] in run() }
+        event.data.u64 = wakeToken
+        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event) == 0 else {
+            let error = SystemError("epoll_ctl")
+            close(wakeFD)
+            close(epollFD)
+            throw error
+        }
+        return (epollFD, wakeFD)
     }
 
     /// Starts watching `fd` for `events` on behalf of `handler`; returns the token to modify or
