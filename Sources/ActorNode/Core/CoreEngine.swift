@@ -91,7 +91,6 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     /// Where sockets are read into: one buffer, used on the loop's thread only.
     private var scratch = [UInt8](repeating: 0, count: 64 << 10)
 
-
     /// - Parameters:
     ///   - state: the state to start from (what recovery found).
     ///   - revision: its revision.

@@ -185,11 +185,15 @@ public actor Store<State: Sendable, Action: Sendable, Environment: Sendable> {
         return (timed.applying(at: moment) as? Environment) ?? environment
     }
 
-    /// What sets an environment's "now" for each action (nil when it takes none), found once
-    /// for the type: applying it costs no dynamic cast to a protocol, which the store's kernel
-    /// would otherwise pay at every action.
-    static func timing() -> (@Sendable (Environment, Date) -> Environment)? {
-        guard let timed = Environment.self as? any ActionTimedEnvironment.Type else { return nil }
+    /// What sets an environment's "now" for each action, found once for the type: when the
+    /// type itself takes a "now", applying it costs no dynamic cast to a protocol, which the
+    /// store's kernel would otherwise pay at every action. (For another type, an existential
+    /// or a class whose instances may take one, each value is asked, as
+    /// ``environment(_:at:)`` does.)
+    static func timing() -> @Sendable (Environment, Date) -> Environment {
+        guard let timed = Environment.self as? any ActionTimedEnvironment.Type else {
+            return { environment, moment in Self.environment(environment, at: moment) }
+        }
         return timing(timed)
     }
 

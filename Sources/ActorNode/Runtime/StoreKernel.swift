@@ -16,7 +16,7 @@ public struct StoreKernel<State: Sendable, Action: Sendable, Environment: Sendab
     let environment: Environment
     let time: any TimeSource
     /// Sets the environment's "now" for each action, when it takes one.
-    private let timing: (@Sendable (Environment, Date) -> Environment)?
+    private let timing: @Sendable (Environment, Date) -> Environment
 
     /// What became of an action.
     public enum Outcome: Sendable {
@@ -85,12 +85,8 @@ public struct StoreKernel<State: Sendable, Action: Sendable, Environment: Sendab
         #endif
         let moment = time.now
         let effect: Effect<Action>
-        // (Not `timing?(...) ?? environment`: an optional of a generic type costs a metadata
-        // lookup at every action.)
-        let environment: Environment
-        if let timing { environment = timing(self.environment, moment) } else { environment = self.environment }
         do {
-            effect = try reducer(&state, action, environment)
+            effect = try reducer(&state, action, timing(environment, moment))
         } catch {
             if let previous, !Self.unchanged(state, previous) {
                 assertionFailure("a reducer changed the state, then rejected \(action): \(error)")
