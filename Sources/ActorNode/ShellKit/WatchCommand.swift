@@ -100,12 +100,7 @@ struct WatchLoop<App: ShellApp> {
                 switch message {
                 case let .rendition(rendition):
                     // One the fast reader did not take: a form this client reads the general way.
-                    let content: RenditionFrame.Content
-                    switch rendition.content {
-                    case let .snapshot(json): content = .snapshot(json)
-                    case let .patch(patch): content = .patch(patch)
-                    }
-                    if case .done = try apply(RenditionFrame(revision: rendition.revision, content: content)) { return .success }
+                    if case .done = try apply(rendition) { return .success }
                     continue
                 case let .notice(notice):
                     // A notice follows the state it came after.

@@ -10,23 +10,9 @@
 /// where given, each member once, the pointers valid: a rendition the general reader reads the
 /// same way. Anything else is nil, and the caller reads the frame the general way, which also
 /// says what is wrong.
-public struct RenditionFrame: Sendable, Equatable {
-    public enum Content: Sendable, Equatable {
-        /// The whole state's JSON.
-        case snapshot(JSONValue)
-        /// The operations that take the state from `revision - 1` to `revision`.
-        case patch(JSONPatch)
-    }
+public typealias RenditionFrame = Rendition<JSONValue>
 
-    /// The revision the rendition brings the state to.
-    public var revision: UInt64
-    public var content: Content
-
-    public init(revision: UInt64, content: Content) {
-        self.revision = revision
-        self.content = content
-    }
-
+extension Rendition where State == JSONValue {
     /// The rendition in `payload`, a frame from the core, or nil if it is not one in the form
     /// above.
     /// - Parameter payload: the frame's payload.
