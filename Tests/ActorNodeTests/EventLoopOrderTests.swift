@@ -26,17 +26,10 @@ struct EventLoopOrderTests {
 
     @Test("a job queued before bytes arrive runs before their handler, when both are seen in one turn", .timeLimit(.minutes(1)))
     func jobsBeforeLaterEvents() async throws {
-        var fds: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
-        defer {
-            close(fds[0])
-            close(fds[1])
-        }
-        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
-        let loop = EventLoop()
-        let recorder = Recorder(fd: fds[0])
-        let token = try loop.register(fds[0], events: 0x001, handler: recorder) // EPOLLIN
-        defer { loop.deregister(fds[0], token: token) }
+        let pair = try WatchedSocketPair { Recorder(fd: $0) }
+        defer { pair.close() }
+        let loop = pair.loop
+        let recorder = pair.handler
 
         // Hold the loop's thread at the end of a turn while the job is queued and the bytes sent.
         let holding = DispatchSemaphore(value: 0)
@@ -57,7 +50,7 @@ struct EventLoopOrderTests {
         }
         loop.execute { recorder.log.withLock { $0.append("job") } }
         var byte: UInt8 = 1
-        #expect(write(fds[1], &byte, 1) == 1)
+        #expect(write(pair.writing, &byte, 1) == 1)
         holding.signal()
 
         let deadline = ContinuousClock.now + .seconds(10)

@@ -25,21 +25,14 @@ struct EventLoopReadyNowTests {
 
     @Test("data written during the end of a turn is handled within it; with nothing ready, nothing is", .timeLimit(.minutes(1)))
     func withinTheTurn() async throws {
-        var fds: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
-        defer {
-            close(fds[0])
-            close(fds[1])
-        }
-        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
-        let loop = EventLoop()
-        let reader = Reader(fd: fds[0])
-        let token = try loop.register(fds[0], events: 0x001, handler: reader) // EPOLLIN
-        defer { loop.deregister(fds[0], token: token) }
+        let pair = try WatchedSocketPair { Reader(fd: $0) }
+        defer { pair.close() }
+        let loop = pair.loop
+        let reader = pair.handler
 
         let results = Chan<(handled: Int, calls: Int, again: Int)>(capacity: 1)
         let armed = Atomic<Bool>(true)
-        let writer = fds[1]
+        let writer = pair.writing
         let hook = loop.onEndOfTurn {
             guard armed.exchange(false, ordering: .relaxed) else { return }
             var byte: UInt8 = 1
