@@ -3,7 +3,8 @@ import Glibc
 import Wire
 
 /// The daemon of any app: everything a core needs besides the app's own logic. An app's
-/// `main` is one line, `exit(CoreHost<MyCore>.main())`.
+/// `main` is one line: it ends the process with the status ``main()`` returns (see
+/// ``CoreApp``).
 ///
 /// It parses the command line (``HostOptions``), then, to serve: takes the socket (its own, or
 /// one passed by socket activation), claims and recovers the state directory, opens the
@@ -12,7 +13,7 @@ import Wire
 /// line logged to stderr. A journal that cannot be written stops the core with status 70, its
 /// socket and lock removed first.
 public enum CoreHost<App: CoreApp> {
-    /// The whole program. Call it as `main`'s only statement, `exit(CoreHost<MyCore>.main())`:
+    /// The whole program. Call it from `main`, which ends the process with what it returns:
     /// it blocks the stop signals before any other thread exists, and returns the exit status
     /// once the core is done.
     public static func main() -> Int32 {

@@ -3,9 +3,9 @@ import Wire
 
 /// The shell of any app: the scripting commands, the line shell and (when the app has one)
 /// the full-screen interface, around the app's verbs and rendering. An app's `main` is one
-/// line, `exit(ShellKit<MyShell>.main())`.
+/// line: it ends the process with the status ``main()`` returns (see ``ShellApp``).
 public enum ShellKit<App: ShellApp> {
-    /// The whole program. Call it as `main`'s only statement, `exit(ShellKit<MyShell>.main())`:
+    /// The whole program. Call it from `main`, which ends the process with what it returns:
     /// it blocks the signals the full-screen interface handles before any other thread exists,
     /// runs `send` (of one action), `state` and `watch` on the main thread alone, and returns
     /// the exit status.
