@@ -50,6 +50,9 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         public var heldMessageLimit = 4096
         /// How long a client ending its session gets to read what it is owed.
         public var closingGrace: Duration = .seconds(2)
+        /// The most clients connected at once; more wait in the socket's backlog. The host sets
+        /// it from the limit on open files, less a reserve (``DescriptorLimit``).
+        public var maximumClients = Int.max
 
         public init() {}
     }
@@ -255,6 +258,15 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     private func acceptReady() {
         guard let listener else { return }
         while true {
+            guard clients.count < limits.maximumClients else {
+                // Not the last descriptors: they are the journal's and the runtime's.
+                if !acceptStarved {
+                    acceptStarved = true
+                    logStarvation(EMFILE)
+                }
+                pauseAccepting()
+                return
+            }
             let accepted = cama_accept_nonblocking(listener.fd)
             if accepted >= 0 {
                 if acceptStarved {
@@ -290,8 +302,9 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         }
     }
 
-    /// Out of descriptors: stop watching the listener for 100 ms, so the loop does not spin on
-    /// a backlog it cannot accept from; clients wait in the backlog meanwhile.
+    /// Out of descriptors (or at the most clients it takes): stop watching the listener for
+    /// 100 ms, so the loop does not spin on a backlog it cannot accept from; clients wait in the
+    /// backlog meanwhile.
     private func pauseAccepting() {
         guard let listener, !acceptPaused else { return }
         acceptPaused = true
@@ -310,7 +323,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         switch code {
         case EMFILE:
-            log("cannot accept connections: this process has used all \(limit.rlim_cur) of its file descriptors ('ulimit -n') with \(clients.count) clients connected; waiting for some to close (raise the limit to serve more)")
+            log("cannot accept connections: \(clients.count) clients connected use what this process may have of its \(limit.rlim_cur) file descriptors ('ulimit -n'), less \(DescriptorLimit.reserve) it keeps for itself; waiting for some to close (raise the limit to serve more)")
         case ENFILE:
             log("cannot accept connections: the system is out of file descriptors (\(clients.count) clients connected); waiting for some to close")
         default:
