@@ -18,7 +18,8 @@ import Testing
 /// A trap ends the test process, which fails the run. Beyond that, each action must keep what
 /// the contract documents (docs/PROTOCOL.md, section 10): a rejection changes nothing and
 /// carries one of the codes documented for its action, ids are unique, below `nextId` and
-/// never reused, texts are valid, and a running focus names an item of the list.
+/// never reused, texts are valid, and a running focus names an item of the list; and the patch
+/// the core would send for the change takes the old state's JSON to the new one's.
 ///
 /// The seeds are fixed, so a run replays exactly; every failure names its seed and step.
 /// `CAMA_FUZZ_TRACE=1 swift test --filter TodoReducerFuzzTests` prints each action before it is
@@ -373,6 +374,7 @@ private struct TodoFuzzRun {
         applied[Self.kind(action), default: 0] += 1
         checkApplied(action, before: before)
         checkInvariants()
+        checkPatch(from: before)
         // The effects' actions, applied in turn as the core's own (the ticking sleeps: skipped).
         for action in await Self.run(effect) where depth < 4 {
             await send(action, fromClient: false, depth: depth + 1)
@@ -528,6 +530,19 @@ private struct TodoFuzzRun {
         if timer != .idle {
             #expect(timer.running && timer.deadline != nil && timer.remaining >= 0, "\(place): timer \(timer)")
             #expect(timer.item.map { holds($0, in: state.todo) } == true, "\(place): the focus is on \(String(describing: timer.item)), not an item of the list")
+        }
+    }
+
+    /// The change as the core sends it, a patch of the state's JSON, takes the state before to
+    /// the state after.
+    func checkPatch(from before: AppState) {
+        do {
+            let patch = try state.patch(from: before)
+            var document = try JSONValue(encoding: before)
+            try document.applyInPlace(patch)
+            #expect(document == (try JSONValue(encoding: state)), "\(place): the patch \(String(describing: patch).prefix(300)) does not make the new state")
+        } catch {
+            Issue.record("\(place): no patch from the state before: \(error)")
         }
     }
 

@@ -14,8 +14,9 @@ import Testing
 ///
 /// A trap ends the test process, which fails the run. Beyond that, each action must keep what
 /// the room promises: a rejection changes nothing and has one of the action's codes, messages
-/// keep growing numbers below `nextId` that are never reused, and `posts` counts each author's
-/// messages exactly.
+/// keep growing numbers below `nextId` that are never reused, `posts` counts each author's
+/// messages exactly, and the patch the core would send for the change takes the old state's
+/// JSON to the new one's.
 ///
 /// The seeds are fixed, so a run replays exactly; every failure names its seed and step.
 /// `CAMA_FUZZ_TRACE=1 swift test --filter ChatReducerFuzzTests` prints each action before it
@@ -250,6 +251,7 @@ private struct ChatFuzzRun {
         applied[Self.name(action), default: 0] += 1
         checkApplied(action, before: before)
         checkInvariants()
+        checkPatch(from: before)
         let sent = Collected<ChatAction>()
         for case let .work(work) in effect.steps {
             try? await work.body(EffectSend { sent.append($0) })
@@ -307,6 +309,19 @@ private struct ChatFuzzRun {
             }
         case .clear:
             #expect(state.messages.isEmpty && state.posts.isEmpty && state.nextId == before.nextId, "\(context)")
+        }
+    }
+
+    /// The change as the core sends it, a patch of the state's JSON, takes the state before to
+    /// the state after.
+    func checkPatch(from before: ChatState) {
+        do {
+            let patch = try state.patch(from: before)
+            var document = try JSONValue(encoding: before)
+            try document.applyInPlace(patch)
+            #expect(document == (try JSONValue(encoding: state)), "\(place): the patch \(String(describing: patch).prefix(300)) does not make the new state")
+        } catch {
+            Issue.record("\(place): no patch from the state before: \(error)")
         }
     }
 
