@@ -62,6 +62,10 @@ struct ClientLedgerTests {
         #expect(ledger.verdict(client: "a", seq: 2) == .applied(revision: 12))
         #expect(ledger.verdict(client: "a", seq: 3) == .new)
         #expect(ledger.verdict(client: "b", seq: 1) == .new)
+        // A seq below the first one applied was never applied (rejected): nothing is forgotten
+        // yet, so it is new, not stale.
+        ledger.record(client: "c", seq: 2, revision: 13)
+        #expect(ledger.verdict(client: "c", seq: 1) == .new)
     }
 
     @Test("exactly the last 1024 are remembered; an older seq is reported as forgotten, not applied again")

@@ -383,7 +383,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     private func read(_ client: EngineClient) {
         let number = client.number
         var budget = 256 << 10
-        while budget > 0, !client.gone, !client.finishing, canRead(client) {
+        while budget > 0, !client.gone, !client.finishing, !client.inputEnded, canRead(client) {
             let count = scratch.withUnsafeMutableBytes { Glibc.read(client.fd, $0.baseAddress, $0.count) }
             if count > 0 {
                 budget -= count
@@ -439,6 +439,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
             }
             guard let frame else {
                 heldBack.remove(number)
+                if client.inputEnded { endInput(client) }
                 return
             }
             handle(frame, from: client)
@@ -446,8 +447,20 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         if !client.gone, client.decoder.bufferedByteCount > 0 { heldBack.insert(number) }
     }
 
+    /// The client's stream ended. Whole frames may still wait in its decoder, behind the limit
+    /// on unanswered actions: they are handled as it reads its answers, and its session ends
+    /// after them (``endInput(_:)``).
     private func endOfStream(_ number: Int) {
-        guard let client = clients[number] else { return }
+        guard let client = clients[number], !client.inputEnded else { return }
+        client.inputEnded = true
+        handleFrames(client)
+    }
+
+    /// Every whole frame of a client whose stream ended is handled: what is left is part of a
+    /// frame (truncated), or nothing (the session ends).
+    private func endInput(_ client: EngineClient) {
+        let number = client.number
+        guard !client.finishing else { return }
         if client.decoder.hasPartialFrame {
             do {
                 try client.decoder.finish()
@@ -1011,7 +1024,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
             return
         }
         var wanted: UInt32 = 0
-        if canRead(client), !client.finishing { wanted |= EPOLLIN.rawValue | EPOLLRDHUP.rawValue }
+        if canRead(client), !client.finishing, !client.inputEnded { wanted |= EPOLLIN.rawValue | EPOLLRDHUP.rawValue }
         if !client.output.isEmpty { wanted |= EPOLLOUT.rawValue }
         if wanted != client.interest, let token = client.token {
             loop.modify(client.fd, token: token, events: wanted)

@@ -106,6 +106,10 @@ final class EngineClient {
     /// It sent what ends the session (a bye, a bad frame, the end of its stream): nothing more
     /// is read, and it is closed once what it is owed is written.
     var finishing = false
+    /// Its stream ended (it closed or half-closed its socket): nothing more is read, and once
+    /// the whole frames still waiting in its decoder are handled (they may wait behind the
+    /// limit on unanswered actions), its session ends.
+    var inputEnded = false
     /// The end of its session was handed over in order (after what came before it): no
     /// rendition, notice or presence count is queued for it from then on. (Until then it gets
     /// them, even if it is already ``finishing``: the rendition of an action it sent before

@@ -41,6 +41,9 @@ public struct ClientLedger: Codable, Sendable, Equatable {
         /// The oldest sequence number remembered.
         var oldestSeq: UInt64? { ring.isEmpty ? nil : ring[oldest].seq }
 
+        /// Whether some applied sequence numbers were forgotten: the ring is full.
+        var hasForgotten: Bool { ring.count == ClientLedger.recentLimit }
+
         mutating func record(seq: UInt64, revision: UInt64, clock: UInt64) {
             lastSeq = max(lastSeq, seq)
             let applied = Applied(seq: seq, revision: revision)
@@ -107,7 +110,10 @@ public struct ClientLedger: Codable, Sendable, Equatable {
         if let revision = known.revision(of: seq) {
             return .applied(revision: revision)
         }
-        return known.oldestSeq.map { seq < $0 } ?? true ? .forgotten : .new
+        // Forgotten only if the ledger has had to forget some: a seq below the oldest it keeps
+        // that was never applied (rejected before the client's first applied action) is new.
+        guard known.hasForgotten, let oldest = known.oldestSeq, seq < oldest else { return .new }
+        return .forgotten
     }
 
     /// Records that `client`'s action `seq` produced `revision`.
