@@ -101,6 +101,18 @@ struct CrashQuarantineTests {
         #expect(restarts(launcher) == 1, "\(launcher.errorOutput)")
     }
 
+    @Test("a stack overflow in the reducer is noted too (a fault on the guard page, handled on a stack of its own)", .timeLimit(.minutes(1)))
+    func stackOverflowIsRefused() async throws {
+        let sandbox = try Sandbox()
+        let launcher = try await startLauncher(sandbox)
+        defer { launcher.process.send(SIGTERM) }
+        let sent = try await sandbox.run(.shellClient, ["send", "add", "recurse", "--socket", sandbox.socket, "--timeout", "50"], timeout: .seconds(60))
+        #expect(sent.status == 1, "\(sent)")
+        #expect(sent.error.contains("(crashed_core)"), "\(sent)")
+        #expect(launcher.errorOutput.contains(#"the last run crashed (SIGSEGV) on action {"add":{"text":"recurse"}}"#), "\(launcher.errorOutput.suffix(3000))")
+        #expect(restarts(launcher) == 1)
+    }
+
     /// A script's connection, welcomed.
     private func connect(_ socket: String, id: String) async throws -> RawClient {
         let client = try RawClient.connect(socket)
