@@ -66,6 +66,14 @@ struct ClientLedgerTests {
         // yet, so it is new, not stale.
         ledger.record(client: "c", seq: 2, revision: 13)
         #expect(ledger.verdict(client: "c", seq: 1) == .new)
+        // With its window full, still nothing is forgotten; once seq 2 is let go of, seq 1
+        // might have been applied before it, for all the ledger can tell.
+        for seq in UInt64(3) ... UInt64(ClientLedger.recentLimit + 1) { ledger.record(client: "c", seq: seq, revision: seq + 20) }
+        #expect(ledger.verdict(client: "c", seq: 1) == .new)
+        ledger.record(client: "c", seq: UInt64(ClientLedger.recentLimit + 2), revision: 5000)
+        #expect(ledger.verdict(client: "c", seq: 1) == .forgotten)
+        #expect(ledger.verdict(client: "c", seq: 2) == .forgotten)
+        #expect(ledger.verdict(client: "c", seq: 3) == .applied(revision: 23))
     }
 
     @Test("exactly the last 1024 are remembered; an older seq is reported as forgotten, not applied again")

@@ -17,6 +17,9 @@ public struct ClientLedger: Codable, Sendable, Equatable {
         /// many are remembered).
         private var ring: [Applied]
         private var oldest = 0
+        /// The highest sequence number the ring has let go of (0: none yet): a seq at or below
+        /// it that the ring does not hold may have been applied; one above it was not.
+        private var forgottenUpTo: UInt64 = 0
 
         init(touched: UInt64) {
             lastSeq = 0
@@ -38,11 +41,8 @@ public struct ClientLedger: Codable, Sendable, Equatable {
             return nil
         }
 
-        /// The oldest sequence number remembered.
-        var oldestSeq: UInt64? { ring.isEmpty ? nil : ring[oldest].seq }
-
-        /// Whether some applied sequence numbers were forgotten: the ring is full.
-        var hasForgotten: Bool { ring.count == ClientLedger.recentLimit }
+        /// Whether `seq`, which the ring does not hold, may have been applied and let go of.
+        func mayHaveForgotten(_ seq: UInt64) -> Bool { seq <= forgottenUpTo }
 
         mutating func record(seq: UInt64, revision: UInt64, clock: UInt64) {
             lastSeq = max(lastSeq, seq)
@@ -50,6 +50,7 @@ public struct ClientLedger: Codable, Sendable, Equatable {
             if ring.count < ClientLedger.recentLimit {
                 ring.append(applied)
             } else {
+                forgottenUpTo = max(forgottenUpTo, ring[oldest].seq)
                 ring[oldest] = applied
                 oldest = oldest + 1 == ring.count ? 0 : oldest + 1
             }
@@ -57,26 +58,34 @@ public struct ClientLedger: Codable, Sendable, Equatable {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case lastSeq, recent, touched
+            case forgottenUpTo, lastSeq, recent, touched
         }
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             lastSeq = try container.decode(UInt64.self, forKey: .lastSeq)
             touched = try container.decode(UInt64.self, forKey: .touched)
-            // A ledger written by an earlier version may hold more: the newest count.
-            ring = Array(try container.decode([Applied].self, forKey: .recent).suffix(ClientLedger.recentLimit))
+            let recent = try container.decode([Applied].self, forKey: .recent)
+            // A ledger written by an earlier version may hold more than the ring: the newest of
+            // them. It did not say what it let go of: anything below what it holds, once full.
+            ring = Array(recent.suffix(ClientLedger.recentLimit))
+            let dropped = recent.dropLast(ClientLedger.recentLimit).map(\.seq).max() ?? 0
+            let unsaid = ring.count == ClientLedger.recentLimit ? (ring.map(\.seq).min() ?? 1) - 1 : 0
+            forgottenUpTo = try container.decodeIfPresent(UInt64.self, forKey: .forgottenUpTo) ?? max(dropped, unsaid)
         }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
+            // Said once there is something to say: the JSON of a client that never filled its
+            // ring is as before.
+            if forgottenUpTo > 0 { try container.encode(forgottenUpTo, forKey: .forgottenUpTo) }
             try container.encode(lastSeq, forKey: .lastSeq)
             try container.encode(recent, forKey: .recent)
             try container.encode(touched, forKey: .touched)
         }
 
         public static func == (lhs: Client, rhs: Client) -> Bool {
-            lhs.lastSeq == rhs.lastSeq && lhs.touched == rhs.touched && lhs.recent == rhs.recent
+            lhs.lastSeq == rhs.lastSeq && lhs.touched == rhs.touched && lhs.forgottenUpTo == rhs.forgottenUpTo && lhs.recent == rhs.recent
         }
     }
 
@@ -110,10 +119,9 @@ public struct ClientLedger: Codable, Sendable, Equatable {
         if let revision = known.revision(of: seq) {
             return .applied(revision: revision)
         }
-        // Forgotten only if the ledger has had to forget some: a seq below the oldest it keeps
-        // that was never applied (rejected before the client's first applied action) is new.
-        guard known.hasForgotten, let oldest = known.oldestSeq, seq < oldest else { return .new }
-        return .forgotten
+        // Forgotten only if the ledger has let go of seqs as high: one it never held was never
+        // applied (rejected, before or between applied ones), and is new.
+        return known.mayHaveForgotten(seq) ? .forgotten : .new
     }
 
     /// Records that `client`'s action `seq` produced `revision`.
