@@ -18,6 +18,15 @@ struct ModelActions {
     /// those make a client that does not read them fall behind (PROTOCOL section 7).
     mutating func draw(_ random: inout SeededRandom, label: String, heavy: Bool = false) -> String {
         let roll = random.next() % 100
+        if heavy, roll % 10 < 7 {
+            // Mostly long edits of recent items (which keep the state's size in check), some
+            // long adds.
+            if roll < 25 {
+                addsDrawn += 1
+                return #"{"add":{"text":"\#(longText(&random, label: label))"}}"#
+            }
+            return #"{"edit":{"id":\#(id(&random)),"text":"\#(longText(&random, label: "edited " + label))"}}"#
+        }
         switch roll {
         case 0 ..< 34:
             addsDrawn += 1
@@ -64,11 +73,15 @@ struct ModelActions {
         return 1 + Int64(random.next() % UInt64(upper))
     }
 
-    /// A one-line text, sometimes a long one (at most 1000 characters are allowed).
+    /// A one-line text, sometimes a long one.
     private func text(_ random: inout SeededRandom, label: String, heavy: Bool) -> String {
-        let longChance: UInt64 = heavy ? 60 : 8
-        guard random.next() % 100 < longChance else { return label }
-        let length = 200 + Int(random.next() % 700)
+        guard random.next() % 100 < (heavy ? 50 : 6) else { return label }
+        return longText(&random, label: label)
+    }
+
+    /// A text of 300 to 990 characters (at most 1000 are allowed).
+    private func longText(_ random: inout SeededRandom, label: String) -> String {
+        let length = 300 + Int(random.next() % 690)
         let filler = "abcdefghijklmnopqrstuvwxyz-"
         var text = label + " "
         while text.utf8.count < length { text += filler }

@@ -122,6 +122,7 @@ final class ModelSession {
     /// The revision of its copy (the welcome's, then each rendition's); for a script, the
     /// welcome's.
     var revision: UInt64 = 0
+    var welcomeRevision: UInt64 = 0
     /// Its copy of the state (shells and watchers).
     var replica: JSONValue = .null
     /// Seqs sent on it that have no answer yet, in the order they were sent.

@@ -69,7 +69,7 @@ final class ModelRun {
         }
         actors = clients.count
         stepCount = 25 + Int(random.next() % 30)
-        killsLeft = [0, 0, 1, 2][Int(random.next() % 4)]
+        killsLeft = [0, 1, 1, 2, 3][Int(random.next() % 5)]
         self.random = random
         steps.append("core-daemon \(coreArguments.joined(separator: " ")); preload \(preload) items; clients \(clients.map { "\($0.name) (\($0.role.rawValue))" }.joined(separator: ", ")); \(stepCount) steps, up to \(killsLeft) kills")
     }
@@ -98,10 +98,12 @@ final class ModelRun {
         }
         for step in 1 ... stepCount {
             let roll = random.next() % 100
-            if roll < 4, killsLeft > 0 {
+            if roll < 5, killsLeft > 0 {
                 try await killCore(step: step)
-            } else if roll < 9 {
+            } else if roll < 10 {
                 try await checkpoint("step \(step)")
+            } else if roll < 18 {
+                try await lagEpisode(step: step)
             } else {
                 let client = clients[Int(random.next() % UInt64(actors))]
                 try await act(client, step: step)
@@ -114,7 +116,7 @@ final class ModelRun {
         let elapsed = ContinuousClock.now - started
         let tenths = elapsed.components.seconds * 10 + elapsed.components.attoseconds / 100_000_000_000_000_000
         return "\(tenths / 10).\(tenths % 10) s, \(coreArguments[1 ... 2].joined(separator: " ")), preload \(preload), \(clients.count) clients, \(sessions.count) connections; "
-            + "\(model.acks) acks (\(model.duplicateAcks) for resends), \(model.rejects) rejects, \(model.renditions) renditions (\(model.snapshots) snapshots); "
+            + "\(model.acks) acks (\(model.earlierAcks) of actions applied before the connection, \(model.duplicateAcks) seen before), \(model.rejects) rejects, \(model.renditions) renditions (\(model.snapshots) snapshots); "
             + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
     }
 
@@ -171,7 +173,11 @@ final class ModelRun {
             if session.paused { count("paused readers") }
         case 46 ..< 54:
             let seqs = before ? send(batch, on: session) : []
-            try await pumpUntil(atMost: .seconds(2)) { session.answers >= moment || session.pendingCount == 0 }
+            if moment % 2 == 0 {
+                // Some answers read first, or none.
+                let answers = session.answers + moment / 2
+                try await pumpUntil(atMost: .seconds(2)) { session.answers >= answers || session.pendingCount == 0 }
+            }
             session.io.close()
             session.phase = .dropped
             session.paused = false
@@ -209,6 +215,36 @@ final class ModelRun {
             try await waitUntil("\(session.label)'s actions are all answered") { session.pendingCount == 0 }
         }
         try pump()
+    }
+
+    /// A shell or watcher stops reading while another client (or itself) floods the core with
+    /// long texts, so that the core's output to it passes the limits of PROTOCOL section 7: it
+    /// falls behind, its renditions are skipped, and once it reads again (now, or at a later
+    /// step, on a core that may have gone quiet) it must be caught up with a snapshot and then
+    /// the answers held for it.
+    private func lagEpisode(step: Int) async throws {
+        let receivers = sessions.filter { $0.phase == .live && $0.client.role.receivesRenditions }
+        let senders = sessions.filter { $0.phase == .live && $0.client.role != .watcher }
+        let victimRoll = Int(random.next() % 1000)
+        let senderRoll = Int(random.next() % 1000)
+        let size = 200 + Int(random.next() % 250)
+        let readAgain = random.next() % 2 == 0
+        guard !receivers.isEmpty else {
+            note("step \(step): no shell or watcher is connected to fall behind")
+            return
+        }
+        let victim = receivers[victimRoll % receivers.count]
+        let others = senders.filter { $0 !== victim }
+        let sender = others.isEmpty ? victim : others[senderRoll % others.count]
+        victim.paused = true
+        if sender !== victim { sender.paused = false }
+        count("lag episodes")
+        let seqs = send((size, true), on: sender)
+        note("step \(step): \(victim.label) stops reading while \(sender.label) sends \(describe(seqs)) with long texts\(readAgain ? "; then it reads again" : "")")
+        if sender !== victim {
+            try await waitUntil("\(sender.label)'s flood is answered") { sender.pendingCount == 0 }
+        }
+        if readAgain { victim.paused = false }
     }
 
     /// How many new actions a step sends: mostly a few, sometimes dozens, sometimes a flood.
@@ -333,17 +369,32 @@ final class ModelRun {
         killsLeft -= 1
         let live = sessions.filter { $0.phase == .live }
         let sender = live.isEmpty ? nil : live[Int(random.next() % UInt64(live.count))]
-        let batch = (count: 5 + Int(random.next() % 200), heavy: random.next() % 2 == 0)
-        let moment = Int(random.next() % 100)
+        let batch = (count: 5 + Int(random.next() % 300), heavy: random.next() % 2 == 0)
+        // Its answers unread when the core dies: many actions applied, and answered only
+        // when they are sent again.
+        let senderDeaf = random.next() % 2 == 0
+        let moment = Int(random.next() % 150)
         var sent: [UInt64] = []
-        if let sender { sent = send(batch, on: sender) }
-        let answersBefore = model.acks + model.rejects
-        try await pumpUntil(atMost: .seconds(2)) { model.acks + model.rejects >= answersBefore + moment }
+        if let sender {
+            sent = send(batch, on: sender)
+            if senderDeaf { sender.paused = true }
+        }
+        // The moment: once the core has traced `moment` more actions (about 150 bytes of its
+        // log each), or 2 s.
+        let log = cores.last!.errorPath
+        let logBefore = fileSize(log)
+        try await pumpUntil(atMost: .seconds(2)) { fileSize(log) >= logBefore + moment * 150 }
         let core = cores.last!
         core.process.send(SIGKILL)
         _ = await core.process.waitForExit()
         count("kills")
-        note("step \(step): \(sender.map { "\($0.label) sends \(describe(sent)); " } ?? "")core #\(cores.count - 1) (pid \(core.pid)) SIGKILLed after \(model.acks + model.rejects - answersBefore) more answers")
+        note("step \(step): \(sender.map { "\($0.label) sends \(describe(sent))\(senderDeaf ? " and stops reading" : ""); " } ?? "")core #\(cores.count - 1) (pid \(core.pid)) SIGKILLed about \(moment) actions later")
+        if let sender, senderDeaf, sender.phase == .live {
+            // It never reads what the core sent before it died.
+            sender.io.close()
+            sender.phase = .dropped
+            sender.paused = false
+        }
         for session in sessions where session.isOpen {
             session.coreKilled = true
             session.paused = false
@@ -351,6 +402,21 @@ final class ModelRun {
         try await waitUntil("every connection to the killed core sees its end", timeout: .seconds(10)) { !sessions.contains { $0.isOpen } }
         try await startCore()
         note("step \(step): core #\(cores.count - 1) (pid \(cores.last!.pid)) started on the same socket and state directory")
+        // Some clients reconnect at once, sending their unanswered actions again (and maybe
+        // new ones) right after the hello; the others at their next step.
+        for client in clients[0 ..< actors] {
+            let now = random.next() % 2 == 0
+            let batch = drawBatchSize(client)
+            let texts = (0 ..< batch.count).map { _ in actions.draw(&random, label: client.name, heavy: batch.heavy) }
+            guard now, client.liveSession == nil else { continue }
+            note("step \(step): \(client.name) reconnects at once: hello, \(client.unanswered.count) resent, \(texts.count) new, all in one write")
+            try await connect(client, newActions: texts, ending: .live, waitForWelcome: false)
+        }
+    }
+
+    private func fileSize(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : 0
     }
 
     /// Stops the core cleanly (SIGTERM), expecting its bye on every connection.

@@ -46,6 +46,7 @@ final class ProtocolModel {
     // Counts, for the run's summary.
     private(set) var acks = 0
     private(set) var duplicateAcks = 0
+    private(set) var earlierAcks = 0
     private(set) var rejects = 0
     private(set) var renditions = 0
     private(set) var snapshots = 0
@@ -120,6 +121,7 @@ final class ProtocolModel {
         welcomes += 1
         session.welcomed = true
         session.revision = UInt64(revision)
+        session.welcomeRevision = UInt64(revision)
         session.replica = snapshot
         try compareWithWholeState(session, whole: snapshot)
     }
@@ -168,6 +170,10 @@ final class ProtocolModel {
         let client = session.client
         if client.role.receivesRenditions, session.revision < revision {
             throw violation("the ack of #\(seq) at r\(revision) came while the copy is at r\(session.revision): the rendition of r\(revision) (or a snapshot at or after it) must come before its ack", session)
+        }
+        if revision <= session.welcomeRevision {
+            // Applied before this connection's hello: a resend answered with its first revision.
+            earlierAcks += 1
         }
         if let first = acknowledged[client.id]?[seq] {
             duplicateAcks += 1
