@@ -50,6 +50,9 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         public var heldMessageLimit = 4096
         /// How long a client ending its session gets to read what it is owed.
         public var closingGrace: Duration = .seconds(2)
+        /// The most clients connected at once; more wait in the socket's backlog. The host sets
+        /// it from the limit on open files, less a reserve (``DescriptorLimit``).
+        public var maximumClients = Int.max
 
         public init() {}
     }
@@ -255,6 +258,15 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     private func acceptReady() {
         guard let listener else { return }
         while true {
+            guard clients.count < limits.maximumClients else {
+                // Not the last descriptors: they are the journal's and the runtime's.
+                if !acceptStarved {
+                    acceptStarved = true
+                    logStarvation(EMFILE)
+                }
+                pauseAccepting()
+                return
+            }
             let accepted = cama_accept_nonblocking(listener.fd)
             if accepted >= 0 {
                 if acceptStarved {
@@ -290,8 +302,9 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         }
     }
 
-    /// Out of descriptors: stop watching the listener for 100 ms, so the loop does not spin on
-    /// a backlog it cannot accept from; clients wait in the backlog meanwhile.
+    /// Out of descriptors (or at the most clients it takes): stop watching the listener for
+    /// 100 ms, so the loop does not spin on a backlog it cannot accept from; clients wait in the
+    /// backlog meanwhile.
     private func pauseAccepting() {
         guard let listener, !acceptPaused else { return }
         acceptPaused = true
@@ -310,7 +323,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         switch code {
         case EMFILE:
-            log("cannot accept connections: this process has used all \(limit.rlim_cur) of its file descriptors ('ulimit -n') with \(clients.count) clients connected; waiting for some to close (raise the limit to serve more)")
+            log("cannot accept connections: \(clients.count) clients connected use what this process may have of its \(limit.rlim_cur) file descriptors ('ulimit -n'), less \(DescriptorLimit.reserve) it keeps for itself; waiting for some to close (raise the limit to serve more)")
         case ENFILE:
             log("cannot accept connections: the system is out of file descriptors (\(clients.count) clients connected); waiting for some to close")
         default:
@@ -856,8 +869,9 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
                 touched.insert(number)
             case let .rendition(bytes):
                 for number in receivers {
-                    // Not before its welcome, which holds this revision or a later one.
-                    guard let client = clients[number], client.greeted, !client.finishing else { continue }
+                    // Not before its welcome, which holds this revision or a later one, nor
+                    // after the end of its session.
+                    guard let client = clients[number], client.greeted, !client.finished else { continue }
                     if client.lagging || client.output.unsentAfterState >= limits.renditionHighWater {
                         // Skipped: the snapshot it gets once it catches up supersedes it.
                         client.lagging = true
@@ -868,7 +882,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
                 }
             case let .notice(bytes):
                 for number in receivers {
-                    guard let client = clients[number], client.greeted, !client.finishing else { continue }
+                    guard let client = clients[number], client.greeted, !client.finished else { continue }
                     if client.lagging || client.output.unsentAfterState >= limits.renditionHighWater {
                         client.lagging = true
                         client.held.append((bytes, false))
@@ -882,7 +896,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
             case let .presence(except):
                 let bytes = Self.frame(ServerMessage<State>.presence(Presence(shells: receivers.count)))
                 for number in receivers where number != except {
-                    guard let client = clients[number], client.greeted, !client.finishing else { continue }
+                    guard let client = clients[number], client.greeted, !client.finished else { continue }
                     if client.lagging {
                         // Only the newest count matters: it follows the snapshot.
                         client.missedPresence = true
@@ -893,6 +907,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
                 }
             case let .finish(number):
                 guard clients[number] != nil else { continue }
+                clients[number]!.finished = true
                 clients[number]!.deadline = ContinuousClock.now + limits.closingGrace
                 touched.insert(number)
                 let deadline = limits.closingGrace
@@ -911,19 +926,14 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     /// closes a finished client once it is done, and watches its socket for what it needs.
     private func settle(_ number: Int) {
         guard let client = clients[number] else { return }
-        if client.lagging, client.output.unsent < limits.renditionLowWater, !client.finishing {
-            // The newest state supersedes every rendition it missed; the answers held
-            // meanwhile follow it.
-            client.output.append(snapshotFrame(), isWholeState: true)
-            if client.missedPresence {
-                client.output.append(Self.frame(ServerMessage<State>.presence(Presence(shells: receivers.count))))
-            }
-            catchUp(client)
-        } else if client.lagging, client.finishing, client.output.unsent < limits.renditionLowWater {
-            // Ending: what it is owed, and the error or bye that ends it, without a snapshot.
-            catchUp(client)
-        }
+        catchUpIfReady(client)
         guard client.output.flush(to: client.fd) else {
+            dropClient(number)
+            return
+        }
+        // What was just written may be what it lagged behind: it catches up now, not when more
+        // output comes (on a quiet core none would, and its held answers would wait forever).
+        if catchUpIfReady(client), !client.output.flush(to: client.fd) {
             dropClient(number)
             return
         }
@@ -954,6 +964,24 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         }
     }
 
+    /// A lagging client that has read enough of what waited for it catches up: the newest
+    /// state supersedes every rendition it missed, and the messages held meanwhile follow it.
+    /// An ending client gets the snapshot only if it is owed an answer (whose revision the
+    /// snapshot must hold before the answer arrives: rendition before ack).
+    /// - Returns: whether it caught up.
+    @discardableResult
+    private func catchUpIfReady(_ client: EngineClient) -> Bool {
+        guard client.lagging, client.output.unsent < limits.renditionLowWater else { return false }
+        if !client.finishing || client.held.contains(where: \.isAnswer) {
+            client.output.append(snapshotFrame(), isWholeState: true)
+        }
+        if client.missedPresence, !client.finishing {
+            client.output.append(Self.frame(ServerMessage<State>.presence(Presence(shells: receivers.count))))
+        }
+        catchUp(client)
+        return true
+    }
+
     /// Hands a lagging client the messages held for it, in order.
     private func catchUp(_ client: EngineClient) {
         for (bytes, isAnswer) in client.held { client.output.append(bytes, isAnswer: isAnswer) }
@@ -971,6 +999,8 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         client.heldMessages = 0
         client.held.append((Self.frame(ServerMessage<State>.error(ErrorMessage(
             .tooSlow, "this client fell \(limits.heldMessageLimit) messages behind; read what the core sends, then reconnect"))), false))
+        // The error that ends it is handed over: nothing more is queued for it.
+        client.finished = true
         log("disconnecting \(client.hello.map { "\($0.role.rawValue) '\(PeerText.forLog($0.name))'" } ?? client.peer): it fell \(limits.heldMessageLimit) messages behind")
         finish(number)
         // The finish item is handed over next turn.

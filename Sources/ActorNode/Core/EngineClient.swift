@@ -106,6 +106,11 @@ final class EngineClient {
     /// It sent what ends the session (a bye, a bad frame, the end of its stream): nothing more
     /// is read, and it is closed once what it is owed is written.
     var finishing = false
+    /// The end of its session was handed over in order (after what came before it): no
+    /// rendition, notice or presence count is queued for it from then on. (Until then it gets
+    /// them, even if it is already ``finishing``: the rendition of an action it sent before
+    /// its `bye` comes before that action's ack.)
+    var finished = false
     /// When it must be closed even if it does not read what it is owed.
     var deadline: ContinuousClock.Instant?
     /// Renditions are held back: too much waits to be written. It gets a snapshot of the newest

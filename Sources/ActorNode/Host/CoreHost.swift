@@ -76,6 +76,11 @@ public enum CoreHost<App: CoreApp> {
     /// Serves until a stop signal, or until the launcher that supervises this core is gone.
     static func serve(_ options: HostOptions) async throws(CommandFailure) -> Int32 {
         let program = App.program
+        // Before anything is opened: a core that ran out of descriptors while it starts would
+        // be ended by the runtime (see ``DescriptorLimit``), not say why.
+        guard DescriptorLimit.current >= DescriptorLimit.minimumForCore else {
+            throw CommandFailure(.rejected, "cannot serve with a limit of \(DescriptorLimit.current) open files; a core needs at least \(DescriptorLimit.minimumForCore): raise the limit ('ulimit -n')")
+        }
         let log: @Sendable (String) -> Void = { LogLine.write(program, $0) }
         let environmentVariables = ProcessEnvironment.current
         let stateDirectory = App.naming.stateDirectory(option: options.stateDirectory, environment: environmentVariables)
@@ -126,6 +131,8 @@ public enum CoreHost<App: CoreApp> {
             await LogLine.flush()
             throw CommandFailure(.rejected, "cannot start the core's event loop: \(error); raise the limit on open files ('ulimit -n')")
         }
+        // Counted once what the core holds of its own is open.
+        limits.maximumClients = DescriptorLimit.clientCapacity()
         let core = CoreEngine(
             state: recovered.state, revision: recovered.revision, ledger: recovered.ledger,
             journal: journal, reducer: App.reducer, environment: environment,
