@@ -8,8 +8,9 @@ import Testing
 /// of sections 5 to 7, and the cores' traces against what the clients were told (``ModelRun``).
 ///
 /// By default a handful of seeds run (about half a minute together). `CAMA_MODEL_SEEDS=500`
-/// runs seeds 1 to 500; `CAMA_MODEL_SEED=1234` (or `1234,99`) runs those alone. A failure
-/// names its seed, and the seed replays the same plan.
+/// runs seeds 1 to 500; `CAMA_MODEL_SEED=1234` (or `1234,99`, or `100-199`) runs those alone. A failure
+/// names its seed, and the seed replays the same plan. `CAMA_MODEL_CORE=PATH` runs the model
+/// against another build of `core-daemon` (an older one, to see which seeds catch its bugs).
 @Suite("Protocol model")
 struct ProtocolModelTests {
     /// Seeds whose plans between them cover every kind of step (see the summaries they print).
@@ -17,7 +18,11 @@ struct ProtocolModelTests {
 
     static let seeds: [UInt64] = {
         if let text = environment("CAMA_MODEL_SEED") {
-            let chosen = text.split(separator: ",").compactMap { UInt64($0.trimmingCharacters()) }
+            let chosen = text.split(separator: ",").flatMap { part -> [UInt64] in
+                let bounds = part.split(separator: "-").compactMap { UInt64($0.trimmingCharacters()) }
+                if bounds.count == 2, bounds[0] <= bounds[1] { return Array(bounds[0] ... bounds[1]) }
+                return bounds.count == 1 ? bounds : []
+            }
             if !chosen.isEmpty { return chosen }
         }
         if let text = environment("CAMA_MODEL_SEEDS"), let count = UInt64(text.trimmingCharacters()), count > 0 {

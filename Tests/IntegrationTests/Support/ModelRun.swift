@@ -353,8 +353,17 @@ final class ModelRun {
 
     // MARK: The core
 
+    /// Starts `core-daemon` (the one built beside the tests, or `$CAMA_MODEL_CORE`, to see
+    /// whether a seed catches a bug of another build) on the sandbox's socket and state.
     private func startCore() async throws {
-        let core = try await sandbox.startCore(coreArguments)
+        let core: Started
+        if let other = getenv("CAMA_MODEL_CORE").map({ String(cString: $0) }), !other.isEmpty {
+            core = try sandbox.start(executable: other, name: "core-daemon", ["--socket", sandbox.socket] + coreArguments)
+            let socket = sandbox.socket
+            try await waitUntil("\(other) serves \(socket)", timeout: .seconds(20)) { UnixSocket.isServing(socket) || core.process.termination != nil }
+        } else {
+            core = try await sandbox.startCore(coreArguments)
+        }
         guard core.process.termination == nil else {
             throw ModelViolation("core-daemon \(coreArguments.joined(separator: " ")) did not start: \(core.errorOutput.suffix(2000))")
         }
@@ -507,7 +516,7 @@ final class ModelRun {
             }
             return x.count == y.count ? nil : "\(path): \(x.count) elements in the copy, \(y.count) in the core's state"
         default:
-            return a == b ? nil : "\(path): \(String(describing: a).prefix(120)) in the copy, \(String(describing: b).prefix(120)) in the core's state"
+            return a == b ? nil : "\(path): \(ProtocolModel.text(a).prefix(120)) in the copy, \(ProtocolModel.text(b).prefix(120)) in the core's state"
         }
     }
 

@@ -71,7 +71,7 @@ final class ProtocolModel {
         case "welcome": try receivedWelcome(body, on: session)
         case "rendition":
             // Not in the form the fast reader takes; read it the general way.
-            guard let revision = body["revision"]?.intValue else { throw violation("a rendition without a revision: \(body)", session) }
+            guard let revision = body["revision"]?.intValue else { throw violation("a rendition without a revision: \(Self.text(body))", session) }
             if let snapshot = body["snapshot"], body["patch"] == nil {
                 try receivedRendition(RenditionFrame(revision: UInt64(revision), content: .snapshot(snapshot)), on: session)
             } else if let patch = body["patch"], body["snapshot"] == nil, let operations = try? patch.decode(as: JSONPatch.self) {
@@ -81,24 +81,24 @@ final class ProtocolModel {
             }
         case "ack":
             guard let seq = body["seq"]?.intValue, let revision = body["revision"]?.intValue, seq > 0, revision >= 0 else {
-                throw violation("a malformed ack: \(body)", session)
+                throw violation("a malformed ack: \(Self.text(body))", session)
             }
             try receivedAck(seq: UInt64(seq), revision: UInt64(revision), on: session)
         case "reject":
             guard let seq = body["seq"]?.intValue, let code = body["code"]?.stringValue, seq > 0 else {
-                throw violation("a malformed reject: \(body)", session)
+                throw violation("a malformed reject: \(Self.text(body))", session)
             }
             try receivedReject(seq: UInt64(seq), code: code, message: body["message"]?.stringValue ?? "", on: session)
         case "notice", "presence":
-            session.note("<- \(type) \(body)")
+            session.note("<- \(type) \(Self.text(body))")
             guard session.welcomed else { throw violation("a \(type) before the welcome", session) }
             guard session.client.role.receivesRenditions else { throw violation("a script was sent a \(type)", session) }
         case "error":
-            session.note("<- error \(body)")
-            throw violation("the core sent an error: \(body)", session)
+            session.note("<- error \(Self.text(body))")
+            throw violation("the core sent an error: \(Self.text(body))", session)
         case "bye":
-            session.note("<- bye \(body)")
-            guard coreStopping else { throw violation("the core said bye while nobody stopped it: \(body)", session) }
+            session.note("<- bye \(Self.text(body))")
+            guard coreStopping else { throw violation("the core said bye while nobody stopped it: \(Self.text(body))", session) }
         default:
             // A kind of message this client does not know: skipped (PROTOCOL section 3).
             session.note("<- \(type) (unknown, skipped)")
@@ -107,7 +107,7 @@ final class ProtocolModel {
 
     private func receivedWelcome(_ body: JSONValue, on session: ModelSession) throws {
         guard let revision = body["revision"]?.intValue, let snapshot = body["snapshot"], let pid = body["pid"]?.intValue else {
-            throw violation("a malformed welcome: \(body)", session)
+            throw violation("a malformed welcome: \(String(Self.text(body).prefix(300)))", session)
         }
         session.note("<- welcome r\(revision) from pid \(pid)")
         guard !session.welcomed else { throw violation("a second welcome", session) }
@@ -259,6 +259,11 @@ final class ProtocolModel {
         if let first = session.firstPending {
             throw violation("the core closed the connection after the client's \(session.phase) with \(session.pendingCount) actions unanswered (the first #\(first) \(session.client.action(first))): it must send what it owes first", session)
         }
+    }
+
+    /// A value's JSON, for messages.
+    static func text(_ value: JSONValue) -> String {
+        (try? WireJSON.string(value)) ?? "\(value)"
     }
 
     private func violation(_ what: String, _ session: ModelSession) -> ModelViolation {
