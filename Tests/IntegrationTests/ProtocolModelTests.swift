@@ -13,13 +13,14 @@ import Testing
 /// against another build of `core-daemon` (an older one, to see which seeds catch its bugs).
 @Suite("Protocol model")
 struct ProtocolModelTests {
-    /// Seeds whose plans between them cover every kind of step (see the summaries they print),
-    /// each of which caught a bug of the core: 1 (a shell's hello, two actions and bye in one
-    /// write: the ack came without the rendition of its revision), 29 and 32 (a lagging shell
-    /// and a lagging watcher never caught up on a quiet core), 16 and 44 (kills under
-    /// `--fsync always`, hundreds of resends answered with their first revisions), 17 (acked
-    /// actions sent again), 162 (a rejected first action sent again got `stale_sequence`) and
-    /// 339 (a half close after 516 pipelined actions got `truncated_frame`).
+    /// Seeds whose plans between them cover every kind of step (see the summaries they print;
+    /// 16 and 44 kill cores under `--fsync always` and have hundreds of resends answered with
+    /// their first revisions, 17 sends acknowledged actions again), and each of which caught a
+    /// bug of the core: 1, 16, 17 and 44 an ack without the rendition of its revision when a
+    /// shell or watcher ended its session in the same write (1: hello, two actions and bye);
+    /// 29 and 32 a lagging shell or watcher never caught up on a quiet core; 162 a rejected
+    /// first action sent again answered `stale_sequence`; 339 a half close after 516 pipelined
+    /// actions answered `truncated_frame`.
     static let defaultSeeds: [UInt64] = [1, 16, 17, 29, 32, 44, 162, 339]
 
     static let seeds: [UInt64] = {

@@ -17,7 +17,9 @@ struct ModelViolation: Error, CustomStringConvertible {
 /// - each action sent on a connection gets one answer there, in the order sent (section 4,
 ///   rule 5); an action is acknowledged with one revision only, whichever connection and core
 ///   answers (a resend gets the original revision), and no two actions with the same revision;
-///   nothing acknowledged is later rejected (section 5, exactly once);
+///   nothing acknowledged is later rejected (section 5, exactly once); a reject gives one of
+///   the app's reasons for what the model sends, never `stale_sequence` (the model only sends
+///   again actions far younger than the 1024 applied ones the core remembers per client);
 /// - shells and watchers: a patch takes the copy from R to R+1 and applies (Wire's own
 ///   `applyInPlace`, as the shells use), a snapshot jumps ahead, never back; the ack of R
 ///   arrives once the copy holds R (section 6, rendition before ack, and section 7 with the
