@@ -47,10 +47,13 @@ let package = Package(
         .executableTarget(name: "ChatCore", dependencies: ["ActorNode", "ChatContract", "Wire"], path: "Examples/Chat/Core"),
         .executableTarget(name: "ChatShell", dependencies: ["ActorNode", "ChatContract"], path: "Examples/Chat/Shell"),
 
+        // `trap-core`: a core whose reducer traps on purpose, for the tests of the quarantine.
+        .executableTarget(name: "trap-core", dependencies: ["ActorNode", "TodoContract", "Wire"], path: "Tests/Fixtures/TrapCore"),
+
         .testTarget(name: "WireTests", dependencies: ["Wire", "ActorNode", "TodoContract"]),
         .testTarget(name: "ActorNodeTests", dependencies: ["ActorNode", "ActorNodeTesting", "Wire"]),
         .testTarget(name: "AppTests", dependencies: ["CoreDaemon", "ShellClient", "cama-launch", "ActorNode", "ActorNodeTesting", "Wire", "TodoContract"]),
         .testTarget(name: "ChatTests", dependencies: ["ChatCore", "ChatShell", "ChatContract", "ActorNode", "ActorNodeTesting", "Wire"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ActorNode", "Wire", "TodoContract", "CoreDaemon", "ShellClient", "cama-launch", "ChatCore", "ChatShell"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ActorNode", "Wire", "TodoContract", "CoreDaemon", "ShellClient", "cama-launch", "ChatCore", "ChatShell", "trap-core"]),
     ]
 )

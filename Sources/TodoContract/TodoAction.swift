@@ -26,6 +26,9 @@ public enum TodoRejectCode {
     public static let emptyText = "empty_text"
     public static let invalidText = "invalid_text"
     public static let badPosition = "bad_position"
+    /// `add` when no id is left: `nextId` has reached `Int.max` (the counter's code, for the
+    /// same reason: a number at the end of its range).
+    public static let overflow = "overflow"
 }
 
 extension TodoAction: Codable {

@@ -17,10 +17,13 @@ public struct TodoState: Codable, Sendable, Equatable {
     ///
     /// Items are added with growing ids, so an item is usually found near where its id says,
     /// counted from the first item's id: the search starts there and widens, and costs the
-    /// distance from that guess, not the length of the list.
+    /// distance from that guess, not the length of the list. Any `Int` may be asked for: an id
+    /// so far from the first one that the difference overflows (`Int.min` when the first id is
+    /// 1) starts the search at the end of the list on its side, as any far id does.
     public func index(of id: Int) -> Int? {
         guard let first = items.first else { return nil }
-        let guess = min(max(id - first.id, 0), items.count - 1)
+        let (offset, overflow) = id.subtractingReportingOverflow(first.id)
+        let guess = overflow ? (id < first.id ? 0 : items.count - 1) : min(max(offset, 0), items.count - 1)
         for distance in 0 ..< items.count {
             let after = guess + distance
             let before = guess - distance

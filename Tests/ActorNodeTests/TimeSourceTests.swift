@@ -43,6 +43,19 @@ struct TimeSourceTests {
         try await time.sleep(until: time.now.addingTimeInterval(-5))
     }
 
+    @Test("sleep(until:) a moment centuries away sleeps a year at a time, without overflowing its milliseconds")
+    func sleepUntilFarFuture() async {
+        let time = TestTime()
+        let start = time.now
+        let sleeper = Task { try await time.sleep(until: Date(timeIntervalSince1970: 1e300)) }
+        while time.sleeperCount < 1 { await Task.yield() }
+        await time.advance(by: .seconds(2 * 365 * 86_400))
+        #expect(time.now == start.addingTimeInterval(2 * 365 * 86_400))
+        #expect(time.sleeperCount == 1)
+        sleeper.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+    }
+
     @Test("seeded random numbers repeat; the range is respected")
     func seededRandom() {
         let first = RandomSource.seeded(7)

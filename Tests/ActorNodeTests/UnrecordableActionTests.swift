@@ -1,4 +1,5 @@
 import ActorNodeTesting
+import FoundationEssentials
 import Glibc
 import Synchronization
 import Testing
@@ -52,5 +53,42 @@ struct UnrecordableActionTests {
         await link.close()
         let outcome = await answered.value
         #expect(outcome == nil, "\(String(describing: outcome))")
+    }
+
+    @Test("a NaN in an action the Store's journal is handed: a journal failure, nothing released, no crash", .timeLimit(.minutes(1)))
+    func unencodableTransition() async throws {
+        let directory = try TemporaryDirectory()
+        let failures = Mutex<[String]>([])
+        let released = Atomic<Int>(0)
+        let journal = try Journal<Double, Action>(
+            files: StateFiles(directory: directory.path), policy: .always, nextRevision: 1, log: { _ in },
+            failed: { failure in failures.withLock { $0.append(failure.reason) } })
+        let transition = Transition<Double, Action>(
+            action: .measure(.nan), origin: .effect, revision: 1, at: Date(timeIntervalSince1970: 1), previous: nil, state: 0, ledger: ClientLedger())
+        journal.commit(transition) { released.add(1, ordering: .relaxed) }
+        await journal.flush()
+        let reasons = failures.withLock { $0 }
+        #expect(reasons.count == 1)
+        #expect(reasons.first?.hasPrefix("revision 1 could not be encoded for the journal") == true, "\(reasons)")
+        #expect(released.load(ordering: .relaxed) == 0)
+        await journal.close()
+    }
+
+    @Test("a state that cannot be a snapshot, when the journal's file is removed: a journal failure, no crash")
+    func unencodableSnapshot() throws {
+        let directory = try TemporaryDirectory()
+        let files = StateFiles(directory: directory.path)
+        let journal = try JournalWriter<Double>(files: files, policy: .always, nextRevision: 1, snapshotThreshold: 1 << 20) { _ in }
+        journal.append(revision: 1, record: DurableRecord.encode(Array(#"{"revision":1}"#.utf8)))
+        let latest = { SnapshotContent(revision: 1, at: 1, state: Double.nan, ledger: ClientLedger()) }
+        try journal.commit(latest: latest)
+        #expect(unlink(files.journals()[0].path) == 0)
+        journal.append(revision: 2, record: DurableRecord.encode(Array(#"{"revision":2}"#.utf8)))
+        #expect {
+            try journal.commit(latest: latest)
+        } throws: { error in
+            (error as? JournalFailure)?.reason.contains("cannot be encoded as the snapshot that would replace it") == true
+        }
+        journal.closeBlocking()
     }
 }

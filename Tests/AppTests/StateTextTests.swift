@@ -24,6 +24,17 @@ struct StateTextTests {
         #expect(StateText.render(AppState(), revision: 0) == "revision 0: no items\ncounter: 0\ntimer: idle\n")
     }
 
+    @Test("ids wider than the largest (negative ones, from a state no reducer makes) are aligned, not padded by a negative count")
+    func negativeIds() {
+        let odd = AppState(todo: TodoState(items: [TodoItem(id: -100, text: "a"), TodoItem(id: 5, text: "b")], nextId: 6))
+        #expect(StateText.render(odd, revision: 1).hasPrefix("""
+        revision 1: 2 items, 0 done
+          -100 [ ] a
+             5 [ ] b
+
+        """))
+    }
+
     @Test("a running focus shows its item and the time left")
     func timerLine() {
         var focused = state

@@ -47,6 +47,20 @@ struct ContractJSONTests {
         }
     }
 
+    @Test("a name from the document is quoted on one line: line breaks and control characters in it are escaped", arguments: [
+        (#"{"cou\nter":{"decrement":{}}}"#, #"unknown action 'cou\u000ater' (expected one of add, clear, remove, toggle, edit, move, counter, timer, pick)"#),
+        (#"{"counter":"up\r\u0085\u2028"}"#, #"at counter: unknown counter action 'up\u000d\u0085\u2028' (expected one of increment, decrement, reset, set, randomize)"#),
+        (#"{"a\u0000":1,"b":2}"#, #"expected action as an object with exactly one key (one of add, clear, remove, toggle, edit, move, counter, timer, pick); found keys: a\u0000, b"#),
+    ])
+    func namesOnOneLine(text: String, expected: String) {
+        do {
+            _ = try WireJSON.decode(AppAction.self, from: Array(text.utf8))
+            Issue.record("decoded \(text)")
+        } catch {
+            #expect(describeDecodingFailure(error) == expected)
+        }
+    }
+
     @Test("the state's JSON is the design's shape")
     func stateJSON() throws {
         let state = AppState(todo: TodoState(items: [TodoItem(id: 1, text: "buy milk")], nextId: 2))

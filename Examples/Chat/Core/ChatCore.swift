@@ -25,6 +25,8 @@ enum ChatCore: CoreApp {
             guard !author.isEmpty, author.utf8.count <= 64 else { throw Rejection(code: "bad_author", message: "an author is 1 to 64 bytes") }
             guard text.utf8.count <= 4000 else { throw Rejection(code: "too_long", message: "a message is at most 4000 bytes") }
             guard text.contains(where: { !$0.isWhitespace }) else { throw Rejection(code: "empty_text", message: "a message needs some text") }
+            // Every number stays below nextId, so Int.max itself is never given.
+            guard state.nextId < Int.max else { throw Rejection(code: "overflow", message: "no number is left for a new message") }
             state.messages.append(Message(id: state.nextId, author: author, text: text))
             state.nextId += 1
             state.posts[author, default: 0] += 1

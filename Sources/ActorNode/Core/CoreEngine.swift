@@ -67,6 +67,8 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     private let journal: JournalWriter<State>?
     private let limits: Limits
     private let admits: @Sendable (Action) -> Rejection?
+    /// Inputs that crashed the core before: refused, not applied.
+    private let quarantine: Quarantine
     private let trace: Bool
     private let log: @Sendable (String) -> Void
     private let journalFailed: @Sendable (JournalFailure) -> Void
@@ -106,6 +108,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     ///   - limits: what a client may make the core hold.
     ///   - trace: log every action and what it changed.
     ///   - admits: refuses the actions clients may not send.
+    ///   - quarantine: inputs that crashed the core before, refused from now on.
     ///   - loop: the event loop the engine runs on.
     ///   - log: where log lines go.
     ///   - journalFailed: told when the journal cannot be written (the engine then stops
@@ -116,6 +119,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         reducer: Reducer<State, Action, Environment>, environment: Environment,
         time: any TimeSource = SystemTime(), limits: Limits = Limits(), trace: Bool = false,
         admits: @escaping @Sendable (Action) -> Rejection? = { _ in nil },
+        quarantine: Quarantine = Quarantine(),
         loop: EventLoop = .shared,
         log: @escaping @Sendable (String) -> Void = { _ in },
         journalFailed: @escaping @Sendable (JournalFailure) -> Void = { _ in }
@@ -126,6 +130,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         self.journal = journal
         self.limits = limits
         self.admits = admits
+        self.quarantine = quarantine
         self.trace = trace
         self.log = log
         self.journalFailed = journalFailed
@@ -203,7 +208,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     /// the core starts.
     /// - Parameter action: the action.
     public func send(_ action: Action) {
-        apply(action, from: .outside("the core"), client: nil, seq: nil)
+        applyOwn(action, from: .outside("the core"))
         touchTurn()
     }
 
@@ -479,7 +484,19 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
 
     private func handle(_ frame: [UInt8], from client: EngineClient) {
         if case let .welcomed(hello) = client.phase, applyPlainAction(frame, from: client, hello: hello) { return }
-        handleMessage(frame, from: client.number, client: client)
+        if quarantine.refusesFrames, quarantine.refuses(frame: frame) {
+            log("\(client.peer): refused a frame that crashed the core before")
+            violation(client.number, ErrorMessage(.crashedCore, "this frame crashed the core once and is refused"))
+            return
+        }
+        // Noted, so that a crash while it is read or applied is known at the next start.
+        frame.withUnsafeBufferPointer { bytes in
+            client.clientJSON.withUnsafeBufferPointer { id in
+                cama_crash_note_push(CAMA_CRASH_NOTE_FRAME, id.baseAddress, id.count, 0, 0, bytes.baseAddress, bytes.count)
+                handleMessage(frame, from: client.number, client: client)
+                cama_crash_note_pop()
+            }
+        }
     }
 
     /// Any frame but a plain action: decoded as a message. (Apart from ``handle(_:from:)``, so
@@ -527,17 +544,43 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     /// optional of a generic type costs a metadata lookup at every action.)
     private func applyPlainAction(_ frame: [UInt8], from client: EngineClient, hello: Hello) -> Bool {
         guard let plain = PlainActionFrame.scan(frame) else { return false }
-        let action: Action
-        do {
-            action = try frame.withUnsafeBytes { raw throws -> Action in
-                let parsed = try JSONParser().parse(UnsafeRawBufferPointer(rebasing: raw[plain.action]))
-                return try JSONValueDecoder().decode(Action.self, from: parsed)
+        return frame.withUnsafeBufferPointer { bytes in
+            client.clientJSON.withUnsafeBufferPointer { id in
+                // Noted from its reading to its journal record: a crash anywhere in between is
+                // known at the next start, and the action refused from then on.
+                cama_crash_note_push(CAMA_CRASH_NOTE_ACTION, id.baseAddress, id.count, plain.seq, 1, bytes.baseAddress! + plain.action.lowerBound, plain.action.count)
+                defer { cama_crash_note_pop() }
+                let parsed: JSONValue
+                do {
+                    parsed = try JSONParser().parse(UnsafeBufferPointer(rebasing: bytes[plain.action]))
+                } catch {
+                    return false
+                }
+                // The client field is not used: the hello's client id is the one that counts.
+                if !quarantine.isEmpty, refuseQuarantined(parsed, seq: plain.seq, from: client, hello: hello) { return true }
+                let action: Action
+                do {
+                    action = try JSONValueDecoder().decode(Action.self, from: parsed)
+                } catch {
+                    return false
+                }
+                apply(action, seq: plain.seq, json: frame[plain.action], from: client, hello: hello)
+                return true
             }
-        } catch {
-            return false
         }
-        // The client field is not used: the hello's client id is the one that counts.
-        apply(action, seq: plain.seq, json: frame[plain.action], from: client, hello: hello)
+    }
+
+    /// Answers a client's action that crashed the core before with `crashed_core`, unless it
+    /// was applied before (a resend, answered with its original ack as always). Returns whether
+    /// it was refused.
+    private func refuseQuarantined(_ action: JSONValue, seq: UInt64, from client: EngineClient, hello: Hello) -> Bool {
+        guard kernel.ledger.verdict(client: hello.client, seq: seq) == .new,
+              quarantine.entry(client: hello.client, seq: seq, action: action) != nil else { return false }
+        if trace {
+            log("trace refused from client \(PeerText.forLog(hello.client)) #\(seq): it crashed the core before (crashed_core)")
+        }
+        let refusal = Rejection.crashedCore
+        answer(client.number, .reject(Reject(seq: seq, code: refusal.code, message: refusal.message)))
         return true
     }
 
@@ -609,6 +652,10 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     }
 
     private func apply(_ action: Action, seq: UInt64, json: ArraySlice<UInt8>? = nil, from client: EngineClient, hello: Hello) {
+        if json == nil, !quarantine.isEmpty, let value = try? JSONValue(encoding: action),
+           refuseQuarantined(value, seq: seq, from: client, hello: hello) {
+            return
+        }
         if let refusal = admits(action) {
             if trace { log(TraceLine.rejected(action: action, origin: .client(id: hello.client, seq: seq), rejection: refusal)) }
             answer(client.number, .reject(Reject(seq: seq, code: refusal.code, message: refusal.message)))
@@ -716,7 +763,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         for step in effect.steps {
             switch step {
             case let .send(next):
-                apply(next, from: .effect, client: nil, seq: nil)
+                applyOwn(next, from: .effect)
             case let .work(work):
                 _ = runtime.start(work)
             case let .cancel(ids):
@@ -726,8 +773,23 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     }
 
     private func applyEffectAction(_ action: Action) {
-        apply(action, from: .effect, client: nil, seq: nil)
+        applyOwn(action, from: .effect)
         touchTurn()
+    }
+
+    /// Applies an action of the core's own (an effect's, or one it sends itself), noted for a
+    /// crash as clients' actions are; one that crashed the core before is dropped.
+    private func applyOwn(_ action: Action, from origin: ActionOrigin) {
+        let json = (try? WireJSON.encode(action)) ?? []
+        if !quarantine.isEmpty, let value = try? JSONParser().parse(json), let entry = quarantine.entry(ownAction: value) {
+            log("dropped an action of the core's own that crashed it before: \(entry.summary)")
+            return
+        }
+        json.withUnsafeBufferPointer { bytes in
+            cama_crash_note_push(CAMA_CRASH_NOTE_EFFECT, nil, 0, 0, 0, bytes.baseAddress, bytes.count)
+            apply(action, from: origin, client: nil, seq: nil)
+            cama_crash_note_pop()
+        }
     }
 
     private func broadcastNotice(_ text: String) {

@@ -120,10 +120,20 @@ public final class Journal<State: Codable & Sendable, Action: Codable & Sendable
             }
             var mustFlush = false
             var flushed: [CheckedContinuation<Void, Never>] = []
+            var unrecordable: JournalFailure?
             for item in items {
                 switch item {
                 case let .record(transition, _):
-                    writer.append(revision: transition.revision, record: DurableRecord.encode(Self.encode(transition)))
+                    guard unrecordable == nil else { break }
+                    do {
+                        writer.append(revision: transition.revision, record: DurableRecord.encode(try WireJSON.encode(JournalEntry(transition))))
+                    } catch {
+                        // Applied, and not recordable (an action holding a NaN, say): nothing
+                        // more may be acknowledged, as when the journal cannot be written.
+                        let reason = "revision \(transition.revision) could not be encoded for the journal: \(error)"
+                        writer.log("the journal cannot be written (\(reason)); stopping so that nothing unrecorded is acknowledged")
+                        unrecordable = JournalFailure(reason: reason)
+                    }
                     latest = SnapshotContent(revision: transition.revision, at: transition.at.timeIntervalSince1970, state: transition.state, ledger: transition.ledger)
                 case let .flush(continuation):
                     mustFlush = true
@@ -131,6 +141,10 @@ public final class Journal<State: Codable & Sendable, Action: Codable & Sendable
                 case .followUp, .settle:
                     break
                 }
+            }
+            if !failedOnce, let unrecordable {
+                failedOnce = true
+                failed(unrecordable)
             }
             if !failedOnce {
                 do {
@@ -173,11 +187,4 @@ public final class Journal<State: Codable & Sendable, Action: Codable & Sendable
         }
     }
 
-    private static func encode(_ transition: Transition<State, Action>) -> [UInt8] {
-        do {
-            return try WireJSON.encode(JournalEntry(transition))
-        } catch {
-            fatalError("an applied action could not be encoded for the journal: \(error)")
-        }
-    }
 }

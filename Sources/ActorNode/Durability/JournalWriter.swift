@@ -20,7 +20,8 @@ final class JournalWriter<State: Codable & Sendable> {
     let files: StateFiles
     let policy: FsyncPolicy
     let snapshotThreshold: Int
-    private let log: @Sendable (String) -> Void
+    /// Where the journal's log lines go.
+    let log: @Sendable (String) -> Void
     private let snapshots: SnapshotWriter<State>
     private let syncer: BackgroundSyncer?
     private var segment: Segment
@@ -29,6 +30,12 @@ final class JournalWriter<State: Codable & Sendable> {
     private(set) var lastRevision: UInt64
     private var lastCheck = ContinuousClock.now
     private var unchecked = false
+    /// Since when a new segment could not be started (the directory takes no new files: its
+    /// permissions, a full inode table, a quota), and when to try again.
+    private var rotationFailing: (since: ContinuousClock.Instant, retry: ContinuousClock.Instant)?
+
+    /// How long the journal goes on in its segment before it tries again to start a new one.
+    static var rotationRetryInterval: Duration { .seconds(1) }
 
     /// Opens a new segment for the records from `nextRevision` on.
     init(files: StateFiles, policy: FsyncPolicy, nextRevision: UInt64, snapshotThreshold: Int, log: @escaping @Sendable (String) -> Void) throws(SystemError) {
@@ -76,7 +83,7 @@ final class JournalWriter<State: Codable & Sendable> {
     /// and rotates when the segment is big enough. `latest` gives the newest state when a
     /// snapshot is needed (it is not called otherwise).
     func commit(latest: () -> SnapshotContent<State>) throws(JournalFailure) {
-        do {
+        do throws(SystemError) {
             if !buffer.isEmpty {
                 try segment.append(buffer)
                 buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
@@ -87,16 +94,16 @@ final class JournalWriter<State: Codable & Sendable> {
                     syncer?.markDirty()
                 }
             }
-            if unchecked, policy == .always || ContinuousClock.now - lastCheck >= FsyncPolicy.batchInterval {
-                try reestablishIfMoved(latest: latest)
-                unchecked = false
-                lastCheck = ContinuousClock.now
-            }
-            if segment.size >= snapshotThreshold, !snapshots.isBusy {
-                try rotate(latest: latest())
-            }
         } catch {
             throw failure(error)
+        }
+        if unchecked, policy == .always || ContinuousClock.now - lastCheck >= FsyncPolicy.batchInterval {
+            try reestablishIfMoved(latest: latest)
+            unchecked = false
+            lastCheck = ContinuousClock.now
+        }
+        if segment.size >= snapshotThreshold, !snapshots.isBusy, rotationFailing.map({ ContinuousClock.now >= $0.retry }) ?? true {
+            try rotate(latest: latest)
         }
     }
 
@@ -153,46 +160,85 @@ final class JournalWriter<State: Codable & Sendable> {
     }
 
     /// Starts a new segment after the last record and hands the state to the snapshot writer.
-    private func rotate(latest: SnapshotContent<State>) throws(SystemError) {
-        try segment.sync()
-        try segment.trimReserve()
-        let next = try Segment.open(files, startingAt: lastRevision + 1, reservingAhead: policy == .always)
+    ///
+    /// A directory that takes no new files does not stop the journal: it goes on in the segment
+    /// it has (which takes writes as before), says so once, and tries again every
+    /// ``rotationRetryInterval``. Only a segment that cannot be written or synced is a failure.
+    private func rotate(latest: () -> SnapshotContent<State>) throws(JournalFailure) {
+        let next: Segment
+        do {
+            next = try Segment.open(files, startingAt: lastRevision + 1, reservingAhead: policy == .always)
+        } catch {
+            let now = ContinuousClock.now
+            if rotationFailing == nil {
+                log("cannot start a new journal segment (\(error)); going on in \(PathName.fileName(of: segment.path)), which takes writes as before, with no new snapshot meanwhile; trying again every \(Self.rotationRetryInterval.readable)")
+            }
+            rotationFailing = (rotationFailing?.since ?? now, now + Self.rotationRetryInterval)
+            return
+        }
+        do throws(SystemError) {
+            try segment.sync()
+            try segment.trimReserve()
+        } catch {
+            next.close()
+            unlink(next.path)
+            throw failure(error)
+        }
+        if let failing = rotationFailing {
+            log("started a new journal segment again, \(PathName.fileName(of: next.path)), after \((ContinuousClock.now - failing.since).readable) of going on in \(PathName.fileName(of: segment.path))")
+            rotationFailing = nil
+        }
         segment.close()
         segment = next
         syncer?.follow(segment)
-        snapshots.write(latest)
+        snapshots.write(latest())
     }
 
     /// When the segment's file is no longer in the directory (removed, or replaced by another
     /// file), the records appended to it since are not durable: writes the newest state as a
     /// snapshot, moves a replacing file aside, and continues in a new segment.
-    private func reestablishIfMoved(latest: () -> SnapshotContent<State>) throws(SystemError) {
+    private func reestablishIfMoved(latest: () -> SnapshotContent<State>) throws(JournalFailure) {
         let placement = segment.placement()
         guard placement != .inPlace else { return }
         let name = PathName.fileName(of: segment.path)
         var what = "was removed"
-        if placement == .replaced {
-            let aside = segment.path + ".replaced"
-            guard rename(segment.path, aside) == 0 else { throw SystemError("rename \(segment.path)") }
-            what = "was replaced by another file (moved aside to \(PathName.fileName(of: aside)))"
+        do throws(SystemError) {
+            if placement == .replaced {
+                let aside = segment.path + ".replaced"
+                guard rename(segment.path, aside) == 0 else { throw SystemError("rename \(segment.path)") }
+                what = "was replaced by another file (moved aside to \(PathName.fileName(of: aside)))"
+            }
+        } catch {
+            throw failure(error)
         }
         let state = latest()
         if state.revision > 0 {
-            try FileIO.writeAtomically(files.path(StateFiles.snapshotName(at: state.revision)), DurableRecord.encode(Self.encode(state)))
+            let snapshot: [UInt8]
+            do {
+                snapshot = try WireJSON.encode(state)
+            } catch {
+                // What was written to the missing file is durable nowhere else: nothing more
+                // may be acknowledged.
+                let reason = "the journal \(name) \(what), and the state at revision \(state.revision) cannot be encoded as the snapshot that would replace it: \(error)"
+                log("the journal cannot be written (\(reason)); stopping so that nothing unrecorded is acknowledged")
+                throw JournalFailure(reason: reason)
+            }
+            do throws(SystemError) {
+                try FileIO.writeAtomically(files.path(StateFiles.snapshotName(at: state.revision)), DurableRecord.encode(snapshot))
+            } catch {
+                throw failure(error)
+            }
         }
-        let next = try Segment.open(files, startingAt: state.revision + 1, reservingAhead: policy == .always)
+        let next: Segment
+        do throws(SystemError) {
+            next = try Segment.open(files, startingAt: state.revision + 1, reservingAhead: policy == .always)
+        } catch {
+            throw failure(error)
+        }
         segment.close()
         segment = next
         syncer?.follow(segment)
         log("the journal \(name) \(what) while this core was writing it; wrote the state at revision \(state.revision) as a snapshot and continued in \(PathName.fileName(of: next.path)), so nothing acknowledged is lost")
-    }
-
-    private static func encode(_ snapshot: SnapshotContent<State>) -> [UInt8] {
-        do {
-            return try WireJSON.encode(snapshot)
-        } catch {
-            fatalError("the state could not be encoded for a snapshot: \(error)")
-        }
     }
 }
 

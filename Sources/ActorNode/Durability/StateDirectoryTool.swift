@@ -51,6 +51,7 @@ public enum StateDirectoryTool {
         for leftover in files.leftovers() {
             report.append("\(leftover.name): left by an interrupted snapshot; removed at startup")
         }
+        report += crashes(files)
         do {
             try replay(log)
         } catch {
@@ -58,6 +59,22 @@ public enum StateDirectoryTool {
         }
         report.append("replays through this version of the app to revision \(log.lastRevision): sound")
         return (report, true)
+    }
+
+    /// What crashed the core: a note the last run left (taken at the next start), and what the
+    /// quarantine refuses. Not a fault of the directory: the app's, to fix.
+    private static func crashes(_ files: StateFiles) -> [String] {
+        var report: [String] = []
+        if let size = FileIO.size(files.path(CrashNote.fileName)), size > 0, let text = try? FileIO.read(files.path(CrashNote.fileName)) {
+            let crashed = CrashNote.entry(from: text, at: 0)
+            report.append("\(CrashNote.fileName): the last run crashed (\(crashed.signal)) on \(crashed.summary); the next start refuses it from then on")
+        }
+        let (quarantine, notes) = Quarantine.load(files)
+        report += notes
+        for entry in quarantine.entries {
+            report.append("\(Quarantine.fileName): refused for having crashed the core: \(entry.summary) (\(entry.signal))")
+        }
+        return report
     }
 
     private static func refusal(_ error: RecoveryFailure) -> [String] {

@@ -94,11 +94,13 @@ public enum CoreHost<App: CoreApp> {
         let binding: ListeningSocket
         let setup: StateDirectorySetup<App>
         let recovered: (state: App.State, revision: UInt64, ledger: ClientLedger)
+        let quarantine: Quarantine
         let journal: JournalWriter<App.State>
         do throws(CommandFailure) {
             binding = try ListeningSocket.open(path: path, environment: environmentVariables, program: program, log: log)
             do throws(CommandFailure) {
                 setup = try StateDirectorySetup<App>.claim(stateDirectory)
+                quarantine = setup.quarantine(log: log)
                 recovered = try setup.recover(environment: environment, log: log)
                 do {
                     journal = try JournalWriter(
@@ -131,12 +133,19 @@ public enum CoreHost<App: CoreApp> {
             await LogLine.flush()
             throw CommandFailure(.rejected, "cannot start the core's event loop: \(error); raise the limit on open files ('ulimit -n')")
         }
+        // From now on, an input that crashes the core is noted, for the next start to refuse.
+        do {
+            try CrashNote.install(setup.files)
+        } catch {
+            log("cannot keep a crash note (\(error)); an input that crashes this core will not be known at the next start")
+        }
+        loop.execute { CrashNote.prepareThread() }
         // Counted once what the core holds of its own is open.
         limits.maximumClients = DescriptorLimit.clientCapacity()
         let core = CoreEngine(
             state: recovered.state, revision: recovered.revision, ledger: recovered.ledger,
             journal: journal, reducer: App.reducer, environment: environment,
-            limits: limits, trace: options.trace, admits: { App.admits($0) }, loop: loop, log: log,
+            limits: limits, trace: options.trace, admits: { App.admits($0) }, quarantine: quarantine, loop: loop, log: log,
             journalFailed: { [binding, lock = setup.lock] _ in
                 // Nothing more may be acknowledged: stop, after removing what would make others
                 // take this process for a live core.

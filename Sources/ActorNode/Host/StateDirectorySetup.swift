@@ -35,6 +35,37 @@ struct StateDirectorySetup<App: CoreApp>: Sendable {
         _ = try recovered.replay(initial: App.initialState, reducer: App.reducer, environment: App.environment(CoreServices()))
     }
 
+    /// The inputs that crashed the core before, with the one that ended the last run, if a
+    /// crash note says so (logged once, here, and kept in the quarantine's file).
+    func quarantine(log: (String) -> Void) -> Quarantine {
+        var (quarantine, notes) = Quarantine.load(files)
+        for note in notes { log(note) }
+        let crashed: Quarantine.Entry?
+        do {
+            var now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            crashed = try CrashNote.take(files, now: Double(now.tv_sec))
+        } catch {
+            log("cannot read \(CrashNote.fileName): \(error); if the last run crashed, what it was applying is not known")
+            crashed = nil
+        }
+        guard let crashed else { return quarantine }
+        quarantine.add(crashed)
+        let kept: String
+        do {
+            try quarantine.save(files)
+            kept = "; it is refused from now on (crashed_core), as listed in \(Quarantine.fileName)"
+        } catch {
+            kept = "; it is refused by this run (crashed_core), but \(Quarantine.fileName) cannot be written: \(error)"
+        }
+        if crashed.action == nil, crashed.frame == nil, crashed.client == nil {
+            log("the last run crashed (\(crashed.signal)), and its crash note cannot be read")
+        } else {
+            log("the last run crashed (\(crashed.signal)) on \(crashed.summary)\(kept)")
+        }
+        return quarantine
+    }
+
     /// Loads the snapshot and journal, drops a torn last record, and replays to the state the
     /// core starts from.
     func recover(environment: App.Environment, log: (String) -> Void) throws(CommandFailure) -> (state: App.State, revision: UInt64, ledger: ClientLedger) {

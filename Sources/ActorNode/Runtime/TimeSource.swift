@@ -15,9 +15,15 @@ public protocol TimeSource: Sendable {
 }
 
 extension TimeSource {
-    /// Waits until `date` (at once if it has passed).
+    /// Waits until `date` (at once if it has passed). A date more than a year away is waited
+    /// for a year at a time: the milliseconds to one centuries away do not fit an Int64.
     public func sleep(until date: Date) async throws {
-        let seconds = date.timeIntervalSince(now)
+        let year: Int64 = 365 * 86_400
+        var seconds = date.timeIntervalSince(now)
+        while seconds > Double(year) {
+            try await sleep(for: .seconds(year))
+            seconds = date.timeIntervalSince(now)
+        }
         if seconds > 0 {
             try await sleep(for: .milliseconds(Int64((seconds * 1000).rounded(.up))))
         } else {

@@ -64,6 +64,7 @@ public enum Signals {
         case SIGILL: return "SIGILL"
         case SIGBUS: return "SIGBUS"
         case SIGTRAP: return "SIGTRAP"
+        case SIGFPE: return "SIGFPE"
         case SIGWINCH: return "SIGWINCH"
         default: return "signal \(number)"
         }

@@ -1,6 +1,6 @@
 // Linux system interfaces that Swift's Glibc module does not export: epoll, eventfd, signalfd and a few
-// calls that need _GNU_SOURCE or are variadic. Kept as small as possible; everything else is
-// written in Swift against Glibc.
+// calls that need _GNU_SOURCE or are variadic, and the crash note (a signal handler must be C).
+// Kept as small as possible; everything else is written in Swift against Glibc.
 #pragma once
 
 #include <sys/epoll.h>
@@ -8,6 +8,8 @@
 #include <sys/signalfd.h>
 #include <sys/types.h>
 #include <spawn.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /// The credentials of the process at the other end of a connected Unix socket (SO_PEERCRED).
 /// Returns 0 on success, -1 with errno set on failure.
@@ -33,3 +35,30 @@ void cama_set_thread_name(const char *name);
 /// (glibc 2.34 and later); returns 0, or ENOSYS where the C library cannot.
 int cama_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
+
+/// What a crash note is about: a client's action (its JSON), an effect's or the core's own
+/// action (its JSON), or a whole frame read the general way (its bytes).
+#define CAMA_CRASH_NOTE_ACTION 1
+#define CAMA_CRASH_NOTE_EFFECT 2
+#define CAMA_CRASH_NOTE_FRAME 3
+
+/// Notes, for the calling thread, what it is about to apply: a client's id (as JSON text,
+/// empty for none), its sequence number (when `has_seq`), and the bytes of the action or frame.
+/// The pointers must stay valid until the matching ``cama_crash_note_pop``. Notes nest (an
+/// effect's action applied while a client's is): a crash blames the innermost.
+void cama_crash_note_push(int kind, const uint8_t *client, size_t client_length, uint64_t seq, int has_seq, const uint8_t *bytes, size_t length);
+
+/// Ends the innermost note of the calling thread.
+void cama_crash_note_pop(void);
+
+/// How many notes the calling thread has open.
+int cama_crash_note_depth(void);
+
+/// Handles SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSEGV and SIGBUS: if the thread that crashed
+/// has a note open, it is written to `fd` as one line of JSON and synced, then the signal goes
+/// on to whoever handled it before. Returns 0, or -1 with errno set.
+int cama_crash_note_install(int fd);
+
+/// Gives the calling thread a signal stack of its own, so that a stack overflow can be noted.
+/// Returns 0, or -1 with errno set.
+int cama_crash_note_prepare_thread(void);

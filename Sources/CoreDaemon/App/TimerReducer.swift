@@ -75,9 +75,13 @@ enum TimerReducer {
         }
     }
 
-    /// Whole seconds left, rounded up, never below zero.
+    /// Whole seconds left, rounded up, from 0 to Int.max: moments farther apart than an Int
+    /// counts (a damaged deadline, a clock set wildly wrong) give Int.max, and a difference that
+    /// is not a number gives 0, instead of a conversion that traps.
     static func secondsLeft(until deadline: Double, at moment: Double) -> Int {
-        max(0, Int((deadline - moment).rounded(.up)))
+        let left = (deadline - moment).rounded(.up)
+        guard left > 0 else { return 0 }
+        return left < 0x1p63 ? Int(left) : Int.max
     }
 
     /// Sends a tick each time the whole seconds left change, the last one at the deadline.
@@ -96,10 +100,11 @@ enum TimerReducer {
     }
 
     /// The time is up: a pomodoro for the item, the timer idle, and a notice for every shell.
+    /// (The count stops at Int.max: a completion cannot be refused, so it cannot overflow.)
     private static func complete(_ state: inout AppState, _ environment: AppEnvironment) -> Effect<AppAction> {
         var text = "focus complete"
         if let item = state.timer.item, let index = state.todo.index(of: item) {
-            state.todo.items[index].pomodoros += 1
+            if state.todo.items[index].pomodoros < Int.max { state.todo.items[index].pomodoros += 1 }
             let credited = state.todo.items[index]
             let count = credited.pomodoros == 1 ? "1 pomodoro" : "\(credited.pomodoros) pomodoros"
             text = "focus on \(credited.id) '\(credited.text)' is complete (\(count))"

@@ -19,6 +19,10 @@ enum TodoReducer {
         switch action {
         case let .add(text):
             try validate(text)
+            // Every id stays below nextId, so Int.max itself is never given.
+            guard state.nextId < Int.max else {
+                throw Rejection(code: TodoRejectCode.overflow, message: "no id is left for a new item: ids stop below \(Int.max)")
+            }
             state.items.append(TodoItem(id: state.nextId, text: text))
             state.nextId += 1
         case .clear:

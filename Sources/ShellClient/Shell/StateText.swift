@@ -20,7 +20,8 @@ enum StateText {
         case 1: text = "revision \(revision): 1 item, \(done) done\n"
         default: text = "revision \(revision): \(items.count) items, \(done) done\n"
         }
-        let width = String(items.map(\.id).max() ?? 0).count
+        // The widest id, not the largest: "-100" is wider than "5".
+        let width = items.map { String($0.id).count }.max() ?? 0
         for item in items {
             let id = String(item.id)
             text += "  " + String(repeating: " ", count: width - id.count) + id

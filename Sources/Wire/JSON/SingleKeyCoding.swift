@@ -116,12 +116,32 @@ public enum SingleKeyCoding {
             debugDescription: "unknown \(kind) '\(excerpt(name))' (expected one of \(names.joined(separator: ", ")))"))
     }
 
-    /// A name from a peer as it may be quoted in an error: at most 64 bytes of it.
+    /// A name from a peer as it may be quoted in an error: at most 64 bytes of it, on one line
+    /// (control characters and line separators written as JSON's `\u000a`, so that the error
+    /// stays the one readable line ``describeDecodingFailure(_:droppingPathPrefix:)`` promises).
     private static func excerpt(_ name: String) -> String {
-        guard name.utf8.count > 64 else { return name }
-        var end = name.utf8.index(name.utf8.startIndex, offsetBy: 64)
-        while end > name.utf8.startIndex, name.utf8[end] & 0xc0 == 0x80 { end = name.utf8.index(before: end) }
-        return String(String.UnicodeScalarView(name.unicodeScalars[..<end])) + "…"
+        var excerpt = name
+        if name.utf8.count > 64 {
+            var end = name.utf8.index(name.utf8.startIndex, offsetBy: 64)
+            while end > name.utf8.startIndex, name.utf8[end] & 0xc0 == 0x80 { end = name.utf8.index(before: end) }
+            excerpt = String(String.UnicodeScalarView(name.unicodeScalars[..<end])) + "…"
+        }
+        guard excerpt.unicodeScalars.contains(where: breaksTheLine) else { return excerpt }
+        var escaped = ""
+        for scalar in excerpt.unicodeScalars {
+            if breaksTheLine(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+
+    /// C0 and C1 controls, DEL, and the line and paragraph separators.
+    private static func breaksTheLine(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F ... 0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 }
 

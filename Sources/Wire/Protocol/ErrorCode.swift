@@ -23,6 +23,9 @@ public enum ErrorCode: String, Codable, Sendable {
     case permissionDenied = "permission_denied"
     /// The sender failed on its side (a message it could not encode); the message says what.
     case internalError = "internal_error"
+    /// The frame crashed the core once before it could be read as an action; it is refused
+    /// from then on (an action that crashed the core gets a `reject` with this code instead).
+    case crashedCore = "crashed_core"
 }
 
 /// The payload of an `error` frame.

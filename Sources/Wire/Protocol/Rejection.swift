@@ -17,5 +17,9 @@ public struct Rejection: Error, Equatable, Sendable, CustomStringConvertible {
         Rejection(code: "invalid_action", message: reason)
     }
 
+    /// An action that crashed the core once (a trap in the app's reducer, say): it was not
+    /// applied then, and is refused from then on rather than crash the core again.
+    public static let crashedCore = Rejection(code: "crashed_core", message: "this action crashed the core and was not applied")
+
     public var description: String { message }
 }

@@ -8,6 +8,8 @@ enum Binary: String, CaseIterable {
     case camaBench = "cama-bench"
     case chatCore = "chat-core"
     case chatShell = "chat-shell"
+    /// A test fixture (Tests/Fixtures/TrapCore): a core whose reducer traps on purpose.
+    case trapCore = "trap-core"
 
     /// The build directory: the test bundle's own directory.
     static let directory: String = {

@@ -1,0 +1,87 @@
+import CSystemShims
+import FoundationEssentials
+import Glibc
+import Wire
+
+/// What the core was applying when it crashed, kept in `crash-note` in the state directory so
+/// that the next start can refuse it (``Quarantine``).
+///
+/// Around each input it handles, the engine's thread notes where the input's bytes are (a few
+/// stores, no copy; the C part in CSystemShims, `crash_note.c`). If the process is ended by
+/// the signal of a trap or a fault (SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSEGV, SIGBUS) on that
+/// thread while a note is open, a handler writes the note as one line of JSON with `write(2)`,
+/// syncs it, and lets the signal go on as before (the runtime's backtrace, the core dump). A
+/// crash on another thread, or a SIGKILL, leaves no note.
+public enum CrashNote {
+    /// The note's file in the state directory.
+    public static let fileName = "crash-note"
+
+    /// The note as the handler writes it.
+    struct Written: Decodable {
+        var kind: String
+        var signal: Int32
+        var client: String?
+        var seq: UInt64?
+        var bytes: String
+    }
+
+    /// Opens the note's file (emptied) and handles the crash signals from now on. Call it once
+    /// the previous note was taken (``take(_:now:)``).
+    /// - Parameter files: the state directory.
+    public static func install(_ files: StateFiles) throws(SystemError) {
+        let path = files.path(fileName)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SystemError("open \(path)") }
+        guard cama_crash_note_install(fd) == 0 else {
+            let error = SystemError("sigaction")
+            close(fd)
+            throw error
+        }
+    }
+
+    /// Gives the calling thread (the one that applies actions) a signal stack of its own, so
+    /// that a stack overflow in a reducer is noted too.
+    public static func prepareThread() {
+        _ = cama_crash_note_prepare_thread()
+    }
+
+    /// Reads what a crash noted, if anything, and empties the note.
+    /// - Parameters:
+    ///   - files: the state directory.
+    ///   - now: the moment, for the entry.
+    /// - Returns: the input that crashed the core, as a quarantine entry; nil if there is no
+    ///   note. A damaged note (a crash while it was written) gives an entry that matches
+    ///   nothing, so that the crash is still reported.
+    public static func take(_ files: StateFiles, now: Double) throws(SystemError) -> Quarantine.Entry? {
+        let path = files.path(fileName)
+        guard let size = FileIO.size(path), size > 0 else { return nil }
+        let text = try FileIO.read(path)
+        let entry = entry(from: text, at: now)
+        try FileIO.truncate(path, to: 0)
+        return entry
+    }
+
+    /// What a note's text says, as a quarantine entry (one that matches nothing if the note is
+    /// damaged: a crash while writing it).
+    static func entry(from text: [UInt8], at now: Double) -> Quarantine.Entry {
+        let line = text.split(separator: UInt8(ascii: "\n")).first.map(Array.init) ?? []
+        guard let note = try? WireJSON.decode(Written.self, from: line), let bytes = Hexadecimal.bytes(note.bytes) else {
+            return Quarantine.Entry(at: now, signal: "an unreadable note", client: nil, seq: nil, action: nil, frame: nil)
+        }
+        let signal = Signals.name(note.signal)
+        switch note.kind {
+        case "action", "effect":
+            guard let action = try? JSONParser().parse(bytes) else {
+                // The action's own text crashed its reading: it is known by its sender alone.
+                return Quarantine.Entry(at: now, signal: signal, client: note.client, seq: note.seq, action: nil, frame: nil)
+            }
+            return Quarantine.Entry(at: now, signal: signal, client: note.client, seq: note.seq, action: action, frame: nil)
+        default:
+            // A frame read the general way: an action's envelope, most often.
+            if case let .action(request)? = try? WireJSON.decode(ClientMessage<JSONValue>.self, from: bytes) {
+                return Quarantine.Entry(at: now, signal: signal, client: note.client ?? request.client, seq: request.seq, action: request.action, frame: nil)
+            }
+            return Quarantine.Entry(at: now, signal: signal, client: note.client, seq: nil, action: nil, frame: Hexadecimal.text(bytes))
+        }
+    }
+}

@@ -1,0 +1,169 @@
+// The crash note: what the core is applying, kept where a handler for the signals of a crash
+// can write it to a file before the process ends. Swift cannot catch a trap, and a signal
+// handler may only call async-signal-safe functions, so this part is C: the note is a few
+// pointers per thread, set and cleared around each action, and the handler formats it with
+// nothing but byte copies and write(2).
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "CSystemShims.h"
+
+#define CAMA_CRASH_NOTE_DEPTH 8
+
+struct cama_crash_entry {
+    int kind;
+    const uint8_t *client;
+    size_t client_length;
+    uint64_t seq;
+    int has_seq;
+    const uint8_t *bytes;
+    size_t length;
+};
+
+// Per thread: only the thread that applies actions sets a note, and a crash on another thread
+// is not blamed on what that one was doing. Initial-exec TLS is plain memory the handler may
+// read.
+static __thread __attribute__((tls_model("initial-exec"))) struct cama_crash_entry notes[CAMA_CRASH_NOTE_DEPTH];
+static __thread __attribute__((tls_model("initial-exec"))) int depth;
+
+static int note_fd = -1;
+static const int guarded_signals[] = { SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSEGV, SIGBUS };
+#define GUARDED_COUNT (sizeof(guarded_signals) / sizeof(guarded_signals[0]))
+static struct sigaction previous[GUARDED_COUNT];
+
+void cama_crash_note_push(int kind, const uint8_t *client, size_t client_length, uint64_t seq, int has_seq, const uint8_t *bytes, size_t length) {
+    if (depth < CAMA_CRASH_NOTE_DEPTH) {
+        struct cama_crash_entry *entry = &notes[depth];
+        entry->kind = kind;
+        entry->client = client;
+        entry->client_length = client_length;
+        entry->seq = seq;
+        entry->has_seq = has_seq;
+        entry->bytes = bytes;
+        entry->length = length;
+    }
+    depth += 1;
+}
+
+void cama_crash_note_pop(void) {
+    if (depth > 0) depth -= 1;
+}
+
+int cama_crash_note_depth(void) {
+    return depth;
+}
+
+// Writing, with what a signal handler may use.
+
+static void put(const void *bytes, size_t length) {
+    const char *next = bytes;
+    while (length > 0) {
+        ssize_t written = write(note_fd, next, length);
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) return;
+        next += written;
+        length -= (size_t)written;
+    }
+}
+
+static void put_text(const char *text) {
+    put(text, strlen(text));
+}
+
+static void put_number(uint64_t value) {
+    char digits[24];
+    int count = 0;
+    do {
+        digits[sizeof(digits) - 1 - count] = (char)('0' + value % 10);
+        value /= 10;
+        count += 1;
+    } while (value > 0);
+    put(digits + sizeof(digits) - count, (size_t)count);
+}
+
+static void put_hex(const uint8_t *bytes, size_t length) {
+    static const char hex[] = "0123456789abcdef";
+    char chunk[512];
+    size_t used = 0;
+    for (size_t index = 0; index < length; index++) {
+        chunk[used++] = hex[bytes[index] >> 4];
+        chunk[used++] = hex[bytes[index] & 15];
+        if (used == sizeof(chunk)) {
+            put(chunk, used);
+            used = 0;
+        }
+    }
+    put(chunk, used);
+}
+
+static const char *kind_name(int kind) {
+    switch (kind) {
+    case CAMA_CRASH_NOTE_ACTION: return "action";
+    case CAMA_CRASH_NOTE_EFFECT: return "effect";
+    default: return "frame";
+    }
+}
+
+static void restore(int signal) {
+    for (size_t index = 0; index < GUARDED_COUNT; index++) {
+        if (guarded_signals[index] == signal) sigaction(signal, &previous[index], NULL);
+    }
+}
+
+static void on_crash(int signal, siginfo_t *info, void *context) {
+    (void)context;
+    int saved = errno;
+    if (note_fd >= 0 && depth > 0) {
+        const struct cama_crash_entry *entry = &notes[(depth <= CAMA_CRASH_NOTE_DEPTH ? depth : CAMA_CRASH_NOTE_DEPTH) - 1];
+        // One line of JSON, read back by the next start (CrashNote.swift).
+        put_text("{\"kind\":\"");
+        put_text(kind_name(entry->kind));
+        put_text("\",\"signal\":");
+        put_number((uint64_t)signal);
+        put_text(",\"client\":");
+        if (entry->client_length > 0) put(entry->client, entry->client_length); else put_text("null");
+        put_text(",\"seq\":");
+        if (entry->has_seq) put_number(entry->seq); else put_text("null");
+        put_text(",\"bytes\":\"");
+        put_hex(entry->bytes, entry->length);
+        put_text("\"}\n");
+        fsync(note_fd);
+        // Once only: the note is written.
+        note_fd = -1;
+    }
+    // Whoever handled this signal before (the Swift runtime's backtracer, or the default
+    // action) takes it from here: a fault happens again when this handler returns; a signal
+    // sent by someone is sent again, to be taken once this handler is done.
+    restore(signal);
+    if (info == NULL || info->si_code <= 0) raise(signal);
+    errno = saved;
+}
+
+int cama_crash_note_install(int fd) {
+    note_fd = fd;
+    struct sigaction action;
+    memset(&action, 0, sizeof(action));
+    action.sa_sigaction = on_crash;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&action.sa_mask);
+    for (size_t index = 0; index < GUARDED_COUNT; index++) {
+        if (sigaction(guarded_signals[index], &action, &previous[index]) != 0) return -1;
+    }
+    return 0;
+}
+
+int cama_crash_note_prepare_thread(void) {
+    // A stack of its own for the handler, so that a stack overflow in the reducer (a fault on
+    // the stack's guard page) can still be noted.
+    stack_t current;
+    if (sigaltstack(NULL, &current) == 0 && !(current.ss_flags & SS_DISABLE)) return 0;
+    size_t size = 64 * 1024;
+    void *memory = malloc(size);
+    if (memory == NULL) return -1;
+    stack_t stack = { .ss_sp = memory, .ss_size = size, .ss_flags = 0 };
+    return sigaltstack(&stack, NULL);
+}

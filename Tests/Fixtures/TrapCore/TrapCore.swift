@@ -1,0 +1,49 @@
+import ActorNode
+import Glibc
+import TodoContract
+import Wire
+
+/// `trap-core`: a core of the to-do app's contract whose reducer traps on purpose, for the tests
+/// of what a crash costs (one crash, then `crashed_core`; ``Quarantine``). It adds items and
+/// sets the counter, and ignores every other action:
+/// - `add` "trap" overflows an integer in the reducer;
+/// - `add` "trap later" is applied, and its effect sends `counter` `set` -1, on which the
+///   reducer overflows.
+/// The to-do app's `shell-client` works with it, since the contract is the same.
+enum TrapCore: CoreApp {
+    static let program = "trap-core"
+    static let naming = AppNaming("cama")
+    static let summary = "a to-do core that traps on purpose, for tests"
+    static let initialState = AppState()
+    static let reducer = Reducer<AppState, AppAction, Void> { state, action, _ in
+        switch action {
+        case let .todo(.add(text)):
+            state.counter.value = overflowing(text == "trap")
+            let id = state.todo.nextId
+            state.todo.items.replaceSubrange(state.todo.items.count ..< state.todo.items.count, with: [TodoItem(id: id, text: text)])
+            state.todo.nextId += 1
+            return text == "trap later" ? .send(.counter(.set(value: -1))) : .none
+        case let .counter(.set(value)):
+            state.counter.value = overflowing(value < 0) + value
+            return .none
+        default:
+            return .none
+        }
+    }
+
+    static func environment(_ services: CoreServices) {}
+
+    /// 0, or an addition that overflows (the kind of bug that traps in an app) when `trap`.
+    private static func overflowing(_ trap: Bool) -> Int {
+        var value = Int.max
+        value += trap ? 1 : 0
+        return value - Int.max
+    }
+}
+
+@main
+enum TrapCoreMain {
+    static func main() {
+        exit(CoreHost<TrapCore>.main())
+    }
+}
