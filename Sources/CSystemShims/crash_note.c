@@ -1,8 +1,8 @@
 // The crash note: what the core is applying, kept where a handler for the signals of a crash
 // can write it to a file before the process ends. Swift cannot catch a trap, and a signal
-// handler may only call async-signal-safe functions, so this part is C: the note is a few
-// pointers per thread, set and cleared around each action, and the handler formats it with
-// nothing but byte copies and write(2).
+// handler may only call async-signal-safe functions, so this part is C: the note is a copy of
+// the input's bytes per thread (buffers reused from one input to the next), set and cleared
+// around each input, and the handler formats it with nothing but byte copies and write(2).
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
@@ -16,12 +16,13 @@
 
 struct cama_crash_entry {
     int kind;
-    const uint8_t *client;
-    size_t client_length;
     uint64_t seq;
     int has_seq;
-    const uint8_t *bytes;
+    size_t client_length;
     size_t length;
+    // Owned: the client id's and the input's bytes, in one buffer that grows as needed.
+    uint8_t *buffer;
+    size_t capacity;
 };
 
 // Per thread: only the thread that applies actions sets a note, and a crash on another thread
@@ -38,19 +39,40 @@ static struct sigaction previous[GUARDED_COUNT];
 void cama_crash_note_push(int kind, const uint8_t *client, size_t client_length, uint64_t seq, int has_seq, const uint8_t *bytes, size_t length) {
     if (depth < CAMA_CRASH_NOTE_DEPTH) {
         struct cama_crash_entry *entry = &notes[depth];
+        size_t needed = client_length + length;
+        if (needed > entry->capacity) {
+            size_t capacity = entry->capacity > 0 ? entry->capacity : 256;
+            while (capacity < needed) capacity *= 2;
+            uint8_t *buffer = realloc(entry->buffer, capacity);
+            if (buffer == NULL) {
+                // Noted without its bytes rather than not at all.
+                client_length = 0;
+                length = 0;
+            } else {
+                entry->buffer = buffer;
+                entry->capacity = capacity;
+            }
+        }
+        if (client_length > 0) memcpy(entry->buffer, client, client_length);
+        if (length > 0) memcpy(entry->buffer + client_length, bytes, length);
         entry->kind = kind;
-        entry->client = client;
-        entry->client_length = client_length;
         entry->seq = seq;
         entry->has_seq = has_seq;
-        entry->bytes = bytes;
+        entry->client_length = client_length;
         entry->length = length;
     }
     depth += 1;
 }
 
 void cama_crash_note_pop(void) {
-    if (depth > 0) depth -= 1;
+    if (depth <= 0) return;
+    depth -= 1;
+    // A buffer grown for a large input (a frame of megabytes) is not kept.
+    if (depth < CAMA_CRASH_NOTE_DEPTH && notes[depth].capacity > 64 * 1024) {
+        free(notes[depth].buffer);
+        notes[depth].buffer = NULL;
+        notes[depth].capacity = 0;
+    }
 }
 
 int cama_crash_note_depth(void) {
@@ -125,11 +147,11 @@ static void on_crash(int signal, siginfo_t *info, void *context) {
         put_text("\",\"signal\":");
         put_number((uint64_t)signal);
         put_text(",\"client\":");
-        if (entry->client_length > 0) put(entry->client, entry->client_length); else put_text("null");
+        if (entry->client_length > 0) put(entry->buffer, entry->client_length); else put_text("null");
         put_text(",\"seq\":");
         if (entry->has_seq) put_number(entry->seq); else put_text("null");
         put_text(",\"bytes\":\"");
-        put_hex(entry->bytes, entry->length);
+        put_hex(entry->buffer + entry->client_length, entry->length);
         put_text("\"}\n");
         fsync(note_fd);
         // Once only: the note is written.

@@ -503,13 +503,9 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
             return
         }
         // Noted, so that a crash while it is read or applied is known at the next start.
-        frame.withUnsafeBufferPointer { bytes in
-            client.clientJSON.withUnsafeBufferPointer { id in
-                cama_crash_note_push(CAMA_CRASH_NOTE_FRAME, id.baseAddress, id.count, 0, 0, bytes.baseAddress, bytes.count)
-                handleMessage(frame, from: client.number, client: client)
-                cama_crash_note_pop()
-            }
-        }
+        CrashNote.begin(.frame, client: client.clientJSON, seq: nil, bytes: frame[...])
+        handleMessage(frame, from: client.number, client: client)
+        CrashNote.end()
     }
 
     /// Any frame but a plain action: decoded as a message. (Apart from ``handle(_:from:)``, so
@@ -557,30 +553,28 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     /// optional of a generic type costs a metadata lookup at every action.)
     private func applyPlainAction(_ frame: [UInt8], from client: EngineClient, hello: Hello) -> Bool {
         guard let plain = PlainActionFrame.scan(frame) else { return false }
-        return frame.withUnsafeBufferPointer { bytes in
-            client.clientJSON.withUnsafeBufferPointer { id in
-                // Noted from its reading to its journal record: a crash anywhere in between is
-                // known at the next start, and the action refused from then on.
-                cama_crash_note_push(CAMA_CRASH_NOTE_ACTION, id.baseAddress, id.count, plain.seq, 1, bytes.baseAddress! + plain.action.lowerBound, plain.action.count)
-                defer { cama_crash_note_pop() }
-                let parsed: JSONValue
-                do {
-                    parsed = try JSONParser().parse(UnsafeBufferPointer(rebasing: bytes[plain.action]))
-                } catch {
-                    return false
-                }
-                // The client field is not used: the hello's client id is the one that counts.
-                if !quarantine.isEmpty, refuseQuarantined(parsed, seq: plain.seq, from: client, hello: hello) { return true }
-                let action: Action
-                do {
-                    action = try JSONValueDecoder().decode(Action.self, from: parsed)
-                } catch {
-                    return false
-                }
-                apply(action, seq: plain.seq, json: frame[plain.action], from: client, hello: hello)
-                return true
+        // Noted from its reading to its journal record: a crash anywhere in between is known at
+        // the next start, and the action refused from then on.
+        CrashNote.begin(.action, client: client.clientJSON, seq: plain.seq, bytes: frame[plain.action])
+        defer { CrashNote.end() }
+        let parsed: JSONValue
+        do {
+            parsed = try frame.withUnsafeBytes { raw throws(JSONSyntaxError) in
+                try JSONParser().parse(UnsafeRawBufferPointer(rebasing: raw[plain.action]))
             }
+        } catch {
+            return false
         }
+        // The client field is not used: the hello's client id is the one that counts.
+        if !quarantine.isEmpty, refuseQuarantined(parsed, seq: plain.seq, from: client, hello: hello) { return true }
+        let action: Action
+        do {
+            action = try JSONValueDecoder().decode(Action.self, from: parsed)
+        } catch {
+            return false
+        }
+        apply(action, seq: plain.seq, json: frame[plain.action], from: client, hello: hello)
+        return true
     }
 
     /// Answers a client's action that crashed the core before with `crashed_core`, unless it
@@ -798,11 +792,9 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
             log("dropped an action of the core's own that crashed it before: \(entry.summary)")
             return
         }
-        json.withUnsafeBufferPointer { bytes in
-            cama_crash_note_push(CAMA_CRASH_NOTE_EFFECT, nil, 0, 0, 0, bytes.baseAddress, bytes.count)
-            apply(action, from: origin, client: nil, seq: nil)
-            cama_crash_note_pop()
-        }
+        CrashNote.begin(.own, client: [], seq: nil, bytes: json[...])
+        apply(action, from: origin, client: nil, seq: nil)
+        CrashNote.end()
     }
 
     private func broadcastNotice(_ text: String) {
@@ -1001,14 +993,14 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     /// closes a finished client once it is done, and watches its socket for what it needs.
     private func settle(_ number: Int) {
         guard let client = clients[number] else { return }
-        catchUpIfReady(client)
+        if client.lagging { catchUpIfReady(client) }
         guard client.output.flush(to: client.fd) else {
             dropClient(number)
             return
         }
         // What was just written may be what it lagged behind: it catches up now, not when more
         // output comes (on a quiet core none would, and its held answers would wait forever).
-        if catchUpIfReady(client), !client.output.flush(to: client.fd) {
+        if client.lagging, catchUpIfReady(client), !client.output.flush(to: client.fd) {
             dropClient(number)
             return
         }

@@ -6,8 +6,8 @@ import Wire
 /// What the core was applying when it crashed, kept in `crash-note` in the state directory so
 /// that the next start can refuse it (``Quarantine``).
 ///
-/// Around each input it handles, the engine's thread notes where the input's bytes are (a few
-/// stores, no copy; the C part in CSystemShims, `crash_note.c`). If the process is ended by
+/// Around each input it handles, the engine's thread notes the input (a copy of its bytes into
+/// a buffer the thread reuses; the C part in CSystemShims, `crash_note.c`). If the process is ended by
 /// the signal of a trap or a fault (SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSEGV, SIGBUS) on that
 /// thread while a note is open, a handler writes the note as one line of JSON with `write(2)`,
 /// syncs it, and lets the signal go on as before (the runtime's backtrace, the core dump). A
@@ -37,6 +37,45 @@ public enum CrashNote {
             close(fd)
             throw error
         }
+    }
+
+    /// What a note is about.
+    enum Kind {
+        /// A client's action: its JSON.
+        case action
+        /// An effect's or the core's own action: its JSON.
+        case own
+        /// A whole frame, read the general way.
+        case frame
+
+        var code: Int32 {
+            switch self {
+            case .action: CAMA_CRASH_NOTE_ACTION
+            case .own: CAMA_CRASH_NOTE_EFFECT
+            case .frame: CAMA_CRASH_NOTE_FRAME
+            }
+        }
+    }
+
+    /// Notes, for the calling thread, the input it is about to handle, until ``end()``. (Not
+    /// generic and not isolated: the engine's generic, isolated code calls it without a closure
+    /// of its own, which would cost a generic metadata lookup and an isolation check per action.)
+    /// - Parameters:
+    ///   - kind: what the input is.
+    ///   - client: the client's id as JSON text (empty: none).
+    ///   - seq: the action's sequence number, for a client's action.
+    ///   - bytes: the action's JSON, or the frame.
+    static func begin(_ kind: Kind, client: [UInt8], seq: UInt64?, bytes: ArraySlice<UInt8>) {
+        client.withUnsafeBufferPointer { id in
+            bytes.withUnsafeBufferPointer { input in
+                cama_crash_note_push(kind.code, id.baseAddress, id.count, seq ?? 0, seq == nil ? 0 : 1, input.baseAddress, input.count)
+            }
+        }
+    }
+
+    /// Ends the innermost note of the calling thread.
+    static func end() {
+        cama_crash_note_pop()
     }
 
     /// Gives the calling thread (the one that applies actions) a signal stack of its own, so

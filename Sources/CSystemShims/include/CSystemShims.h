@@ -43,9 +43,9 @@ int cama_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 #define CAMA_CRASH_NOTE_FRAME 3
 
 /// Notes, for the calling thread, what it is about to apply: a client's id (as JSON text,
-/// empty for none), its sequence number (when `has_seq`), and the bytes of the action or frame.
-/// The pointers must stay valid until the matching ``cama_crash_note_pop``. Notes nest (an
-/// effect's action applied while a client's is): a crash blames the innermost.
+/// empty for none), its sequence number (when `has_seq`), and the bytes of the action or frame,
+/// copied. Notes nest (an effect's action applied while a client's is): a crash blames the
+/// innermost.
 void cama_crash_note_push(int kind, const uint8_t *client, size_t client_length, uint64_t seq, int has_seq, const uint8_t *bytes, size_t length);
 
 /// Ends the innermost note of the calling thread.
