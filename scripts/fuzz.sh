@@ -134,7 +134,9 @@ report_failure() {
         echo "  input: $input ($(wc -c < "$input") bytes)" >&2
         echo "  hex:   $(od -An -v -tx1 "$input" | head -c 4096 | tr -s ' \n' ' ')" >&2
     fi
-    grep -E 'FINDING|Fatal error|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|==ERROR|timeout|out-of-memory' "$log" | head -20 | sed 's/^/  /' >&2
+    # The finding (to the sanitizer's first line after it), or the sanitizer's report.
+    awk '/FINDING/ { on = 1 } /^==[0-9]+==/ { on = 0 } on' "$log" | head -20 | sed 's/^/  /' >&2
+    grep -E 'Fatal error|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|==ERROR|timeout|out-of-memory' "$log" | head -10 | sed 's/^/  /' >&2
     # Where it trapped: the first frames of the stack that are this project's code.
     grep -E '^ +#[0-9]+ .* in (Swift runtime failure|\$s)' "$log" | head -6 | sed 's/^ */  /' >&2 || true
     echo "  log:   $log" >&2

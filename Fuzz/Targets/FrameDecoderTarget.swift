@@ -98,7 +98,8 @@ public enum FrameDecoderTarget: FuzzTarget {
                 return outcome
             }
             let length = stream[offset ..< offset + 4].reduce(0) { $0 << 8 | Int($1) }
-            let frameLimit = outcome.frames.isEmpty ? firstLimit ?? limit : limit
+            // The first frame's own limit is only ever smaller (a larger one is cut to the limit).
+            let frameLimit = outcome.frames.isEmpty ? min(firstLimit ?? limit, limit) : limit
             if length > frameLimit {
                 let error = FrameError.payloadTooLarge(length: length, limit: frameLimit)
                 outcome.error = error

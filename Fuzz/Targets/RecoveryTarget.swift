@@ -11,10 +11,12 @@ import Wire
 /// the records it returns follow one another from the snapshot's revision. When `--repair`
 /// says it repaired the directory, recovery then succeeds without a torn tail.
 ///
-/// The input: a byte saying which files there are (a snapshot, one or two journal segments),
-/// a byte for each file's revision in its name (0 to 239, or one of the extremes), a
-/// two-byte length for each file but the last, then the files' bytes in that order, the last
-/// taking the rest.
+/// The input: a byte saying which files there are (a snapshot, one or two journal segments)
+/// and how they are written, a byte for each file's revision in its name (0 to 239, or one of
+/// the extremes), a two-byte length for each file but the last, then the files' bytes in that
+/// order, the last taking the rest. A file's bytes are written as they are, or (bit 3 of the
+/// first byte) as records holding each line of them: libFuzzer cannot forge checksums, and
+/// this way the payloads themselves, journal entries and snapshots, are fuzzed.
 public enum RecoveryTarget: FuzzTarget {
     public static let name = "recovery"
     public static let summary = "Recovery.load, replay, --check and --repair of a state directory made from the input: no trap, only RecoveryFailure"
@@ -43,13 +45,22 @@ public enum RecoveryTarget: FuzzTarget {
 
         let directory = try TemporaryStateDirectory()
         defer { directory.remove() }
+        let framesLines = layout & 0b1000 != 0
         for (name, bytes) in zip(names, contents) {
-            try directory.write(bytes, to: name)
+            try directory.write(framesLines ? records(ofLines: bytes) : bytes, to: name)
         }
         let files = StateFiles(directory: directory.path)
         try checkLoad(files)
         _ = StateDirectoryTool.check(files, state: JSONValue.self, action: JSONValue.self, replay: replay)
         try checkRepair(files)
+    }
+
+    /// Each line of `bytes` (JSON as the core writes it holds no raw newline) as a record;
+    /// whatever follows the last newline is appended as it is, a torn tail or a reserve.
+    static func records(ofLines bytes: [UInt8]) -> [UInt8] {
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        let tail = lines.removeLast()
+        return lines.flatMap { DurableRecord.encode(Array($0)) } + tail
     }
 
     static func revision(_ byte: UInt8) -> UInt64 {
