@@ -7,7 +7,8 @@ import Wire
 /// - a pointer's text, parsed, is written back as text that parses to the same pointer;
 /// - applying the patch never traps; a patch that fails leaves the document as it was, and
 ///   applying it in place fails too (where it succeeds, both give the same document);
-/// - the patch survives its JSON: written and read back, it is the same patch;
+/// - the patch survives its JSON: written and read back, it is the same patch (its values the
+///   same JSON);
 /// - for the document before and after the patch, `diff(a, b)` applied to `a` gives `b`, and
 ///   the other way round;
 /// - a ``ChunkedArray`` long enough to have several chunks, edited as the input says, equals
@@ -42,10 +43,13 @@ public enum JSONPatchTarget: FuzzTarget {
 
     static func checkPatchJSON(_ patch: JSONPatch) throws(FuzzFinding) {
         do {
+            // Compared as text: a double with a whole value (1.0) is written `1` and reads back
+            // as an integer, the same JSON.
             let text = try WireJSON.encode(patch)
             let read = try WireJSON.decode(JSONPatch.self, from: text)
-            guard read == patch else {
-                throw FuzzFinding("the patch \(patch) is written \(FindingText.text(text)) and reads back as \(read)")
+            let again = try WireJSON.encode(read)
+            guard again == text, read.map(\.op) == patch.map(\.op), read.map(\.path) == patch.map(\.path), read.map(\.from) == patch.map(\.from) else {
+                throw FuzzFinding("the patch \(patch) is written \(FindingText.text(text)), reads back as \(read), written \(FindingText.text(again))")
             }
         } catch let finding as FuzzFinding {
             throw finding
@@ -97,8 +101,8 @@ public enum JSONPatchTarget: FuzzTarget {
     }
 
     static func checkChunkedArray(_ input: inout FuzzInput) throws(FuzzFinding) {
-        // Up to 1,023 elements: several chunks of 256 once built.
-        let count = input.uint16() % 1024
+        // Up to 1,023 elements (several chunks of 256 once built) one time in four, else short.
+        let count = input.choice(below: 4) == 0 ? input.uint16() % 1024 : input.choice(below: 64)
         let before = (0 ..< count).map { Item(id: $0, label: 0) }
         var model = before
         let old = ChunkedArray(before)

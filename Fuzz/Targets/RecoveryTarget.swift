@@ -11,12 +11,14 @@ import Wire
 /// the records it returns follow one another from the snapshot's revision. When `--repair`
 /// says it repaired the directory, recovery then succeeds without a torn tail.
 ///
-/// The input: a byte saying which files there are (a snapshot, one or two journal segments)
-/// and how they are written, a byte for each file's revision in its name (0 to 239, or one of
-/// the extremes), a two-byte length for each file but the last, then the files' bytes in that
-/// order, the last taking the rest. A file's bytes are written as they are, or (bit 3 of the
-/// first byte) as records holding each line of them: libFuzzer cannot forge checksums, and
-/// this way the payloads themselves, journal entries and snapshots, are fuzzed.
+/// The input: a byte saying which files there are (a snapshot, one or two journal segments,
+/// and a file whose name is made of bytes of the input, which the core never writes) and how
+/// they are written; a byte for each file's revision in its name (0 to 239, or one of the
+/// extremes); the odd name's bytes; a two-byte length for each file but the last; then the
+/// files' bytes in that order, the last taking the rest. A file's bytes are written as they
+/// are, or (bit 3 of the first byte) as records holding each line of them: libFuzzer cannot
+/// forge checksums, and this way the payloads themselves, journal entries and snapshots, are
+/// fuzzed.
 public enum RecoveryTarget: FuzzTarget {
     public static let name = "recovery"
     public static let summary = "Recovery.load, replay, --check and --repair of a state directory made from the input: no trap, only RecoveryFailure"
@@ -38,6 +40,12 @@ public enum RecoveryTarget: FuzzTarget {
         for _ in 0 ..< (layout >> 1 & 1) + (layout >> 2 & 1) {
             let name = StateFiles.journalName(startingAt: revision(choices.byte()))
             if !names.contains(name) { names.append(name) }
+        }
+        if layout & 0b1_0000 != 0 {
+            // A name the core never writes, for the parsing of names (`journal-+5.log`).
+            let middle = choices.bytes(choices.choice(below: 24)).filter { $0 != 0 && $0 != UInt8(ascii: "/") }
+            let name = (layout & 0b10_0000 != 0 ? "snapshot-" : "journal-") + String(decoding: middle, as: UTF8.self) + (layout & 0b10_0000 != 0 ? ".snap" : ".log")
+            if !names.contains(name), name.utf8.count < 255 { names.append(name) }
         }
         let lengths = names.dropLast().map { _ in choices.uint16() }
         var contents = lengths.map { choices.bytes($0) }

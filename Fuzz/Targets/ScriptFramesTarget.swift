@@ -1,3 +1,4 @@
+import ActorNode
 import Wire
 
 /// `script-frames`: what a one-shot client reads and writes by hand (``ScriptFrames``).
@@ -8,18 +9,22 @@ import Wire
 /// - Writing: a hello and an action made from the input (client id, name, protocol, role, seq,
 ///   and the action from what is left), written by hand, are byte for byte what ``WireJSON``
 ///   writes for them, and the general reader reads them back as they were.
+/// - A script's lines: the input as a line of words (`Words.split`, which reads what
+///   `shell-client send -` is given) never traps.
 public enum ScriptFramesTarget: FuzzTarget {
     public static let name = "script-frames"
     public static let summary = "ScriptFrames' ack reader agrees with the general reader; its hello and action writers match WireJSON"
 
     public static func check(_ input: [UInt8]) throws(FuzzFinding) {
         try checkAck(input)
+        _ = try? Words.split(String(decoding: input, as: UTF8.self))
         var choices = FuzzInput(input)
         let client = String(decoding: choices.bytes(choices.choice(below: 40)), as: UTF8.self)
         let name = String(decoding: choices.bytes(choices.choice(below: 40)), as: UTF8.self)
         let protocolVersion = Int(Int8(bitPattern: choices.byte()))
         let role = ClientRole.allCases[choices.choice(below: ClientRole.allCases.count)]
-        let seq = choices.bytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        // Up to the largest seq there is: WireJSON refuses to write a larger one.
+        let seq = choices.bytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } & ActionRequest<JSONValue>.maximumSeq
         let rest = choices.rest()
         let action = (try? JSONParser().parse(rest)) ?? .string(String(decoding: rest, as: UTF8.self))
         try checkHello(Hello(protocolVersion: protocolVersion, role: role, client: client, name: name))
