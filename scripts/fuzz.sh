@@ -135,10 +135,10 @@ report_failure() {
         echo "  hex:   $(od -An -v -tx1 "$input" | head -c 4096 | tr -s ' \n' ' ')" >&2
     fi
     # The finding (to the sanitizer's first line after it), or the sanitizer's report.
-    awk '/FINDING/ { on = 1 } /^==[0-9]+==/ { on = 0 } on' "$log" | head -20 | sed 's/^/  /' >&2
-    grep -E 'Fatal error|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|==ERROR|timeout|out-of-memory' "$log" | head -10 | sed 's/^/  /' >&2
+    LC_ALL=C awk '/FINDING/ { on = 1 } /^==[0-9]+==/ { on = 0 } on' "$log" | head -20 | sed 's/^/  /' >&2
+    grep -aE 'Fatal error|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|==ERROR|timeout|out-of-memory' "$log" | head -10 | sed 's/^/  /' >&2
     # Where it trapped: the first frames of the stack that are this project's code.
-    grep -E '^ +#[0-9]+ .* in (Swift runtime failure|\$s)' "$log" | head -6 | sed 's/^ */  /' >&2 || true
+    grep -aE '^ +#[0-9]+ .* in (Swift runtime failure|\$s)' "$log" | head -6 | sed 's/^ */  /' >&2 || true
     echo "  log:   $log" >&2
 }
 
@@ -161,7 +161,7 @@ for target in "${targets[@]}"; do
     echo "fuzz.sh: fuzzing $target for ${seconds}s" >&2
     if CAMA_FUZZ_TARGET="$target" "$binary" -max_total_time="$seconds" -timeout=20 -detect_leaks=1 -print_final_stats=1 \
         -artifact_prefix="$out/artifacts/$target-" "$out/corpus/$target" "${corpora[@]}" > "$log" 2>&1; then
-        summary="$(grep -E '^#[0-9]+' "$log" | tail -1)"
+        summary="$(grep -aE '^#[0-9]+' "$log" | tail -1)"
         echo "fuzz.sh: $target: clean: $summary" >&2
     else
         failed+=("$target"); report_failure "$target" "$log"
