@@ -19,10 +19,11 @@
 #   --help        this text
 # Environment: FUZZ_SANITIZERS (default fuzzer,address), SWIFTC (default swiftc on PATH).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+script="$(readlink -f "$0")"
+cd "$(dirname "$script")/.."
 root="$PWD"
 
-usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^set -euo/p' "$script" | sed '$d' | sed 's/^# \{0,1\}//'; }
 
 seconds=60
 mode=fuzz
