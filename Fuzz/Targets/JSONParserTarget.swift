@@ -9,9 +9,9 @@ import Wire
 ///   Foundation tries Int64 before Double). Where the parser refuses what Foundation reads, the
 ///   refusal must be one of the wire's documented rules beyond Foundation's (a duplicate key,
 ///   nesting deeper than 512, a number too large for a double, a byte order mark, a trailing
-///   comma, a lone surrogate, a raw control character inside a string, text that is not
-///   UTF-8, which includes the UTF-16 and UTF-32 Foundation detects by their zero bytes);
-///   anything else is a finding.
+///   comma, a lone surrogate, a raw control character inside a string, a number outside RFC
+///   8259's grammar, text that is not UTF-8, which includes the UTF-16 and UTF-32 Foundation
+///   detects by their zero bytes); anything else is a finding.
 /// - Round trips: what the parser reads, ``JSONSerializer`` writes as text that reads back as
 ///   the same JSON and is written the same again; ``WireJSON`` writes the same bytes; and
 ///   setting a member in that text (``CanonicalJSON``), when its keys are plain, gives what
@@ -60,6 +60,9 @@ public enum JSONParserTarget: FuzzTarget {
         "duplicate key", "nested more than", "too large for a double", "byte order mark",
         "a comma must not come right before", "lone surrogate", "not valid UTF-8",
         "inside a string; write it as",
+        // RFC 8259's grammar of numbers, which Foundation reads loosely (a bare `-`, say).
+        "must be followed by a digit", "has a leading zero", "expected a digit after the decimal point",
+        "expected a digit in the exponent",
     ]
 
     static func checkRefusal(_ error: JSONSyntaxError, of input: [UInt8]) throws(FuzzFinding) {
