@@ -6,12 +6,12 @@ import Wire
 ///
 /// - Against Foundation's JSON reader (its `JSONDecoder` reading a ``JSONValue``): whatever the
 ///   parser accepts, Foundation reads as the same JSON (numbers compared by value, since
-///   Foundation tries Int64 before Double). Where the parser refuses what Foundation reads, the
-///   refusal must be one of the wire's documented rules beyond Foundation's (a duplicate key,
-///   nesting deeper than 512, a number too large for a double, a byte order mark, a trailing
-///   comma, a lone surrogate, a raw control character inside a string, a number outside RFC
-///   8259's grammar, text that is not UTF-8, which includes the UTF-16 and UTF-32 Foundation
-///   detects by their zero bytes); anything else is a finding.
+///   Foundation tries Int64 before Double). The other way nothing is concluded: Foundation is
+///   more lenient than RFC 8259 and the wire (fuzzing found it reading a bare `-`, a number with
+///   two decimal points, raw control characters in strings, text with zero bytes as UTF-16,
+///   besides the duplicate keys and trailing commas it is known to take); the parser's
+///   refusals are checked against a reference recognizer of RFC 8259 by `JSONFuzzTests`. Here
+///   a refusal must be one line, at an offset inside the text.
 /// - Round trips: what the parser reads, ``JSONSerializer`` writes as text that reads back as
 ///   the same JSON and is written the same again; ``WireJSON`` writes the same bytes; and
 ///   setting a member in that text (``CanonicalJSON``), when its keys are plain, gives what
@@ -28,9 +28,6 @@ public enum JSONParserTarget: FuzzTarget {
         do {
             ours = try JSONParser().parse(input)
         } catch {
-            guard (0 ... input.count).contains(error.offset) else {
-                throw FuzzFinding("the error's offset \(error.offset) is outside the \(input.count)-byte text: \(error)")
-            }
             try checkRefusal(error, of: input)
             guard !CanonicalJSON.isCanonical(input) else {
                 throw FuzzFinding("text the parser refuses (\(error)) is called canonical: \(FindingText.text(input))")
@@ -55,22 +52,10 @@ public enum JSONParserTarget: FuzzTarget {
         }
     }
 
-    /// The parser's refusals that Foundation need not share: the wire's rules beyond it.
-    static let rulesBeyondFoundation = [
-        "duplicate key", "nested more than", "too large for a double", "byte order mark",
-        "a comma must not come right before", "lone surrogate", "not valid UTF-8",
-        "inside a string; write it as",
-        // RFC 8259's grammar of numbers, which Foundation reads loosely (a bare `-`, say).
-        "must be followed by a digit", "has a leading zero", "expected a digit after the decimal point",
-        "expected a digit in the exponent",
-    ]
-
+    /// A refusal is one line that says where, inside the text.
     static func checkRefusal(_ error: JSONSyntaxError, of input: [UInt8]) throws(FuzzFinding) {
-        // Foundation takes text with a zero byte for UTF-16 or UTF-32 and converts it; the wire
-        // is UTF-8 only, where a zero byte is never JSON outside a string's escapes.
-        guard !input.contains(0), let theirs = foundationValue(input) else { return }
-        guard rulesBeyondFoundation.contains(where: { error.message.contains($0) }) else {
-            throw FuzzFinding("the parser refuses (\(error)) what Foundation reads as \(FindingText.json(theirs)): \(FindingText.text(input))")
+        guard (0 ... input.count).contains(error.offset), !error.message.isEmpty, !error.message.contains("\n") else {
+            throw FuzzFinding("the refusal of \(FindingText.text(input)) is not one line at an offset inside the text: \(error.offset): \(error.message)")
         }
     }
 
