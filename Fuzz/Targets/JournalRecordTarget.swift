@@ -9,8 +9,8 @@ import Wire
 /// bytes it was read from; that what is not a record is described with sizes that fit the
 /// bytes; and that a payload that is a journal entry (`JournalEntry<JSONValue>`), written again
 /// by the journal's hand writer (`JournalRecordText`), is what ``WireJSON`` writes for the entry,
-/// and reads back as the same entry. The whole input is also tried as such a payload, since
-/// libFuzzer cannot forge checksums.
+/// and reads back as the same entry (its action the same JSON). The whole input is also tried
+/// as such a payload, since libFuzzer cannot forge checksums.
 public enum JournalRecordTarget: FuzzTarget {
     public static let name = "journal-record"
     public static let summary = "DurableRecord.scan over any bytes: no trap, records re-encode to their bytes, entries match the journal's hand writer"
@@ -57,7 +57,12 @@ public enum JournalRecordTarget: FuzzTarget {
         guard byHand == general else {
             throw FuzzFinding("the journal writes \(FindingText.text(byHand)) by hand where WireJSON writes \(FindingText.text(general))")
         }
-        guard let reread = try? WireJSON.decode(JournalEntry<JSONValue>.self, from: byHand), reread == entry else {
+        // Compared as text: a double with a whole value (1.0) is written `1`, and reads back
+        // as an integer, the same JSON.
+        guard let reread = try? WireJSON.decode(JournalEntry<JSONValue>.self, from: byHand),
+              reread.revision == entry.revision, reread.client == entry.client, reread.seq == entry.seq,
+              (try? WireJSON.encode(reread)) == byHand
+        else {
             throw FuzzFinding("the entry written \(FindingText.text(byHand)) does not read back as it was")
         }
     }
