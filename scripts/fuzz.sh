@@ -73,6 +73,9 @@ build_module() {
     while IFS= read -r -d '' file; do files+=("$file"); done < <(find "$sources" -name '*.swift' -print0 | sort -z)
     "$swiftc" "${swift_flags[@]}" -module-name "$module" -c "${files[@]}" -o "$object" \
         -emit-module -emit-module-path "$out/modules/$module.swiftmodule"
+    # The compiler leaves an object whose contents did not change as it was, older than the
+    # sources that were only touched: stamp it, or it would be compiled again every time.
+    touch "$object"
 }
 
 # The compiler and the flags of the last build: when they change, everything is rebuilt.
