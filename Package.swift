@@ -50,10 +50,16 @@ let package = Package(
         // `trap-core`: a core whose reducer traps on purpose, for the tests of the quarantine.
         .executableTarget(name: "trap-core", dependencies: ["ActorNode", "TodoContract", "Wire"], path: "Tests/Fixtures/TrapCore"),
 
+        // The fuzz targets: one check per hand-written reader, run by libFuzzer through
+        // scripts/fuzz.sh (whose entry, Fuzz/Entry, is no SwiftPM target) and replayed on the
+        // committed corpus and regressions by FuzzTargetTests.
+        .target(name: "FuzzTargets", dependencies: ["Wire", "ActorNode"], path: "Fuzz/Targets"),
+
         .testTarget(name: "WireTests", dependencies: ["Wire", "ActorNode", "TodoContract"]),
         .testTarget(name: "ActorNodeTests", dependencies: ["ActorNode", "ActorNodeTesting", "Wire"]),
         .testTarget(name: "AppTests", dependencies: ["CoreDaemon", "ShellClient", "cama-launch", "ActorNode", "ActorNodeTesting", "Wire", "TodoContract"]),
         .testTarget(name: "ChatTests", dependencies: ["ChatCore", "ChatShell", "ChatContract", "ActorNode", "ActorNodeTesting", "Wire"]),
+        .testTarget(name: "FuzzTargetTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ActorNode", "Wire", "TodoContract", "CoreDaemon", "ShellClient", "cama-launch", "ChatCore", "ChatShell", "trap-core"]),
     ]
 )

@@ -4,7 +4,7 @@ import Wire
 /// byte for byte what ``WireJSON`` writes for a ``JournalEntry`` (keys in order: `action`, `at`,
 /// `client`, `revision`, `seq`), at a fraction of its cost, since every applied action writes
 /// one. (Not generic, so that its constants are made once.)
-enum JournalRecordText {
+package enum JournalRecordText {
     private static let actionKey = Array(#"{"action":"#.utf8)
     private static let atKey = Array(#","at":"#.utf8)
     private static let clientKey = Array(#","client":"#.utf8)
@@ -18,7 +18,7 @@ enum JournalRecordText {
     ///   - client: the client id, already as a JSON string (``JSONFragment/string(_:)``).
     ///   - revision: the revision it made.
     ///   - seq: its sequence number.
-    static func entry(action: ArraySlice<UInt8>, at: Double, client: [UInt8], revision: UInt64, seq: UInt64) -> [UInt8] {
+    package static func entry(action: ArraySlice<UInt8>, at: Double, client: [UInt8], revision: UInt64, seq: UInt64) -> [UInt8] {
         var text: [UInt8] = []
         text.reserveCapacity(action.count + client.count + 96)
         append(action: action, at: at, client: client, revision: revision, seq: seq, to: &text)

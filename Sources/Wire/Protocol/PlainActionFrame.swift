@@ -66,9 +66,12 @@ extension FrameScanner {
         guard position < bytes.count, (UInt8(ascii: "1") ... UInt8(ascii: "9")).contains(bytes[position]) else { return nil }
         var value: UInt64 = 0
         while position < bytes.count, (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(bytes[position]) {
+            // Both steps checked: 2^64 (1844674407370955161 × 10, then + 6) overflows only
+            // at the addition of its last digit.
             let (times, overflow) = value.multipliedReportingOverflow(by: 10)
-            guard !overflow else { return nil }
-            value = times + UInt64(bytes[position] - UInt8(ascii: "0"))
+            let (sum, carry) = times.addingReportingOverflow(UInt64(bytes[position] - UInt8(ascii: "0")))
+            guard !overflow, !carry else { return nil }
+            value = sum
             position += 1
         }
         guard value <= UInt64(Int64.max) else { return nil }
