@@ -89,7 +89,14 @@ build() {
     if stale "$out/objects/CSystemShims.o" Sources/CSystemShims "$flags_file"; then
         echo "fuzz.sh: compiling CSystemShims" >&2
         printf 'module CSystemShims {\n    header "%s"\n    export *\n}\n' "$root/Sources/CSystemShims/include/CSystemShims.h" > "$out/shims/module.modulemap"
-        "$clang" -O1 -g -fsanitize="$c_sanitizers" -I Sources/CSystemShims/include -c Sources/CSystemShims/shims.c -o "$out/objects/CSystemShims.o"
+        # Its C files, as one object.
+        local c_objects=()
+        for source in Sources/CSystemShims/*.c; do
+            local object="$out/objects/CSystemShims-$(basename "$source" .c).o"
+            "$clang" -O1 -g -fsanitize="$c_sanitizers" -I Sources/CSystemShims/include -c "$source" -o "$object"
+            c_objects+=("$object")
+        done
+        ld -r "${c_objects[@]}" -o "$out/objects/CSystemShims.o"
     fi
     build_module Wire Sources/Wire
     build_module ActorNode Sources/ActorNode "$out/objects/Wire.o" "$out/objects/CSystemShims.o"

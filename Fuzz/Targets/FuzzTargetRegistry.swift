@@ -11,6 +11,7 @@ public enum FuzzTargetRegistry {
         JSONPatchTarget.self,
         JournalRecordTarget.self,
         RecoveryTarget.self,
+        CrashNoteTarget.self,
     ]
 
     /// The target called `name`, if there is one.

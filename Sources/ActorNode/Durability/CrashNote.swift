@@ -102,7 +102,7 @@ public enum CrashNote {
 
     /// What a note's text says, as a quarantine entry (one that matches nothing if the note is
     /// damaged: a crash while writing it).
-    static func entry(from text: [UInt8], at now: Double) -> Quarantine.Entry {
+    package static func entry(from text: [UInt8], at now: Double) -> Quarantine.Entry {
         let line = text.split(separator: UInt8(ascii: "\n")).first.map(Array.init) ?? []
         guard let note = try? WireJSON.decode(Written.self, from: line), let bytes = Hexadecimal.bytes(note.bytes) else {
             return Quarantine.Entry(at: now, signal: "an unreadable note", client: nil, seq: nil, action: nil, frame: nil)

@@ -157,9 +157,9 @@ public struct Quarantine: Sendable, Equatable {
 }
 
 /// Bytes as hexadecimal text, for bytes that may not be text.
-enum Hexadecimal {
+package enum Hexadecimal {
     /// The bytes written as text (`"7b22"`), or nil if it is not an even number of hex digits.
-    static func bytes(_ text: String) -> [UInt8]? {
+    package static func bytes(_ text: String) -> [UInt8]? {
         let digits = Array(text.utf8)
         guard digits.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []
@@ -174,7 +174,7 @@ enum Hexadecimal {
     }
 
     /// `bytes` as hexadecimal text.
-    static func text(_ bytes: some Collection<UInt8>) -> String {
+    package static func text(_ bytes: some Collection<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(bytes.count * 2)
