@@ -12,6 +12,44 @@ enum CoreConnection<App: ShellApp> {
         App.naming.socketPath(option: options.socket, variable: ProcessEnvironment.value)
     }
 
+    /// The socket a command uses, checked: a path that does not fit in a socket address is a
+    /// usage error.
+    static func checkedSocketPath(_ options: ShellOptions) throws(CommandFailure) -> String {
+        let path = socketPath(options)
+        do {
+            _ = try UnixSocket.address(path)
+        } catch {
+            throw .usage(error.description, program: App.program)
+        }
+        return path
+    }
+
+    /// The protocol's state for one command of this shell.
+    /// - Parameters:
+    ///   - options: the command's options (`--timeout`).
+    ///   - role: the role to say hello with.
+    ///   - name: the name to say hello with.
+    ///   - window: how long a lost core is tried again; nil: never.
+    ///   - mirrors: whether the command follows the state.
+    static func machine(_ options: ShellOptions, role: ClientRole, name: String, reconnectFor window: Duration? = nil, mirrors: Bool) -> ClientMachine {
+        ClientMachine(
+            hello: Hello(role: role, client: ClientIdentity.current, name: name), timeout: options.timeout,
+            reconnection: window.map(ClientMachine.Reconnection.init), mirrors: mirrors)
+    }
+
+    /// The exit status and message for a blocking command that failed or ran out of time.
+    /// - Parameters:
+    ///   - halt: how it ended.
+    ///   - timeout: the command's `--timeout`, which a command out of time names.
+    static func failure(_ halt: OneShotHalt, timeout: Duration) -> CommandFailure {
+        switch halt {
+        case let .failed(error):
+            return failure(error)
+        case .outOfTime:
+            return CommandFailure(.unreachable, "the core did not answer within \(timeout.readable); is the core overloaded or stopped? see 'cama-launch status'")
+        }
+    }
+
     /// Connects and says hello. With `reconnectFor`, the link rides through restarts of the
     /// core for that long.
     static func open(

@@ -10,14 +10,22 @@ enum SendCommand<App: ShellApp> {
         let verbs = VerbTable(verbs: App.verbs)
         let action = try parse { () throws(VerbMistake) in try read(verbs) }
         let giveUp = ContinuousClock.now + options.timeout
-        let path = try OneShotLink<App>.socketPath(options)
+        let path = try CoreConnection<App>.checkedSocketPath(options)
+        let json: [UInt8]
+        do {
+            json = try WireJSON.encode(action)
+        } catch {
+            throw CommandFailure(.protocolError, "protocol error: could not encode the action: \(error)")
+        }
         let outcome: ActionOutcome
         do throws(OneShotHalt) {
-            let (link, _) = try OneShotLink<App>.open(options, path: path, role: .script, name: "\(App.program) send", reconnectFor: options.timeout, giveUp: giveUp)
-            outcome = try link.send(action)
-            link.close()
+            let client = BlockingClient(path: path, machine: CoreConnection<App>.machine(options, role: .script, name: "\(App.program) send", reconnectFor: options.timeout, mirrors: false), giveUp: giveUp)
+            _ = try client.open()
+            let seq = try client.submit(json)
+            outcome = try client.outcome(of: seq)
+            client.close()
         } catch {
-            throw OneShotLink<App>.failure(error, timeout: options.timeout)
+            throw CoreConnection<App>.failure(error, timeout: options.timeout)
         }
         if case let .rejected(reject) = outcome {
             throw CommandFailure(.rejected, "rejected: \(PeerText.escaped(reject.message)) (\(PeerText.escaped(reject.code)))")

@@ -1,24 +1,24 @@
 import Wire
 
 /// `state [--json]`: the state as the core has it now, from the welcome of a connection of its
-/// own, on the calling thread with blocking waits (``OneShotLink``). `state` does not reconnect.
+/// own, on the calling thread with blocking waits (``BlockingClient``). `state` does not reconnect.
 enum StateCommand<App: ShellApp> {
     /// Returns what to print.
     static func run(json: Bool, options: ShellOptions) throws(CommandFailure) -> [UInt8] {
-        let path = try OneShotLink<App>.socketPath(options)
-        let welcome: OneShotWelcome<App>
+        let path = try CoreConnection<App>.checkedSocketPath(options)
+        let welcome: ReceivedWelcome
         do throws(OneShotHalt) {
-            let (link, received) = try OneShotLink<App>.open(options, path: path, role: .script, name: "\(App.program) state")
-            link.close()
-            welcome = received
+            let client = BlockingClient(path: path, machine: CoreConnection<App>.machine(options, role: .script, name: "\(App.program) state", mirrors: false))
+            welcome = try client.open()
+            client.close()
         } catch {
-            throw OneShotLink<App>.failure(error, timeout: options.timeout)
+            throw CoreConnection<App>.failure(error, timeout: options.timeout)
         }
         // The state as the core sent it, when that is the line to print; else decoded.
         if json, let line = welcome.jsonLine() { return line }
         let state: App.State
         do {
-            state = try welcome.state()
+            state = try welcome.state(as: App.State.self)
         } catch {
             throw CoreConnection<App>.failure(error)
         }

@@ -8,42 +8,37 @@ import Wire
 /// a reconnection, or after the watcher fell so far behind that the core sent it the whole
 /// state) replaces the whole document.
 ///
-/// It runs on the calling thread alone, with blocking waits (a ``OneShotLink`` that said hello
-/// as a watcher): each time it wakes it reads every frame the core has sent, applies each patch
-/// to its copy of the state's JSON in place, and prints the newest state once. No other thread
-/// or task is woken per change, so a hundred watchers cost the machine little more than the
-/// bytes they read and print.
+/// It runs on the calling thread alone, with blocking waits (a ``BlockingClient`` that said
+/// hello as a watcher and mirrors the state): each time it wakes it reads every frame the core
+/// has sent, its machine applies each patch to the state's JSON in place, and the newest state
+/// is printed once. No other thread or task is woken per change, so a hundred watchers cost
+/// the machine little more than the bytes they read and print.
 enum WatchCommand<App: ShellApp> {
     static func run(format: WatchFormat, count: Int?, options: ShellOptions) throws(CommandFailure) -> ExitStatus {
-        let path = try OneShotLink<App>.socketPath(options)
+        let path = try CoreConnection<App>.checkedSocketPath(options)
+        let client = BlockingClient(
+            path: path,
+            machine: CoreConnection<App>.machine(options, role: .watcher, name: "\(App.program) watch", reconnectFor: options.timeout, mirrors: true))
         do throws(OneShotHalt) {
-            let (link, welcome) = try OneShotLink<App>.open(
-                options, path: path, role: .watcher, name: "\(App.program) watch", reconnectFor: options.timeout)
-            var watch = try WatchLoop<App>(format: format, count: count, window: options.timeout, welcome: welcome)
-            return try watch.follow(link)
+            _ = try client.open()
+            var watch = WatchLoop<App>(format: format, count: count)
+            return try watch.follow(client)
         } catch {
             if case let .failed(ending) = error, case .goodbye = ending {
                 // The core was stopped for good: the watch is over, and that is no failure.
                 StandardStreams.writeNow(2, Array("\(App.program): \(ending)\n".utf8))
                 return .success
             }
-            throw OneShotLink<App>.failure(error, timeout: options.timeout)
+            throw CoreConnection<App>.failure(error, timeout: options.timeout)
         }
     }
 }
 
-/// What `watch` knows while it follows the core: the state's JSON at the newest revision, and
-/// what it has printed.
+/// What `watch` has printed while it follows the core (the state itself is the client's
+/// mirror).
 struct WatchLoop<App: ShellApp> {
-    typealias Halt = OneShotHalt
-
     let format: WatchFormat
     let count: Int?
-    /// How long a lost core is waited for.
-    let window: Duration
-    /// The state's JSON at `revision`, patched in place.
-    private var document: JSONValue
-    private var revision: UInt64
     /// The revision of the last state printed (as text or `--json`).
     private var shownRevision: UInt64?
     /// The last state printed as text, which the app's rendering compares with.
@@ -65,151 +60,93 @@ struct WatchLoop<App: ShellApp> {
         case done
     }
 
-    init(format: WatchFormat, count: Int?, window: Duration, welcome: OneShotWelcome<App>) throws(Halt) {
+    init(format: WatchFormat, count: Int?) {
         self.format = format
         self.count = count
-        self.window = window
-        do {
-            document = try welcome.document()
-        } catch {
-            throw .failed(error)
-        }
-        revision = welcome.revision
     }
 
     /// Follows the core until the watch is over: stdout closed, `--count` reached, or the core
     /// gone for good (thrown).
-    mutating func follow(_ link: OneShotLink<App>) throws(Halt) -> ExitStatus {
-        defer { link.close() }
-        if case .done = try took(welcomeAt: revision) { return .success }
+    mutating func follow(_ client: BlockingClient) throws(OneShotHalt) -> ExitStatus {
+        defer { client.close() }
+        if case .done = replaced(client) { return .success }
         while true {
             // Once every frame of the last read is taken, or a state has waited long enough
             // (frames keep coming), it is printed.
             if let since = unshownSince, since.duration(to: .now) >= Self.longestWait {
-                if case .done = try showState() { return .success }
+                if case .done = try showState(client) { return .success }
             }
-            switch try link.next(before: nil, unlessDrained: unshownSince != nil) {
-            case .timedOut:
-                if case .done = try showState() { return .success }
-                continue
-            case .welcome:
-                throw .failed(.protocolError(ErrorMessage(.unexpectedMessage, "the core sent a second welcome")))
-            case let .rendition(rendition):
-                if case .done = try apply(rendition) { return .success }
-            case let .message(message):
-                switch message {
-                case let .rendition(rendition):
-                    // One the fast reader did not take: a form this client reads the general way.
-                    if case .done = try apply(rendition) { return .success }
-                    continue
-                case let .notice(notice):
-                    // A notice follows the state it came after.
-                    if case .done = try showState() { return .success }
-                    let text = PeerText.escaped(notice.text)
-                    if format == .text {
-                        guard StandardStreams.writeNow(1, Array("notice: \(text)\n".utf8)) else { return .success }
-                    } else {
-                        StandardStreams.writeNow(2, Array("\(App.program): notice: \(text)\n".utf8))
-                    }
-                    continue
-                case .presence, .ack, .reject:
-                    continue
-                case let .error(error):
-                    // A refusal of this client (version, protocol) is final; falling behind is not.
-                    guard error.code == ErrorCode.tooSlow.rawValue else {
-                        throw .failed(error.code == ErrorCode.versionMismatch.rawValue ? .versionMismatch(error) : .protocolError(error))
-                    }
-                    // The core closes the connection next.
-                    if case .done = try connectionLost(link, reason: "the core let this client go: \(error.message)", goodbye: false) { return .success }
-                    continue
-                case let .bye(bye):
-                    if case .done = try connectionLost(link, reason: LinkError.goodbye(bye.reason).description, goodbye: true) { return .success }
-                    continue
-                case .welcome:
-                    throw .failed(.protocolError(ErrorMessage(.unexpectedMessage, "the core sent a second welcome")))
-                }
-            case .ended:
-                if case .done = try connectionLost(link, reason: "the connection to the core was lost", goodbye: false) { return .success }
+            let events = try client.events(before: nil, unlessDrained: unshownSince != nil)
+            if events.isEmpty, case .done = try showState(client) { return .success }
+            for event in events {
+                if case .done = try take(event, client) { return .success }
             }
         }
     }
 
-    /// The connection is lost (or about to be): what was not printed is, then the core is waited
-    /// for within the window, as every command of the shell does.
-    private mutating func connectionLost(_ link: OneShotLink<App>, reason: String, goodbye: Bool) throws(Halt) -> Printed {
-        if case .done = try showState() { return .done }
-        link.closeSocket()
-        // After a goodbye the core was usually stopped for good; "reconnecting" is said only
-        // once the first attempt shows that it may come back.
-        var announced = !goodbye
-        if announced { say("\(reason); reconnecting") }
-        let welcome = try link.reconnect(within: window, after: reason, goodbye: goodbye) {
-            if !announced { say("\(reason); reconnecting") }
-            announced = true
-        }
-        do {
-            document = try welcome.document()
-        } catch {
+    private mutating func take(_ event: ClientEvent, _ client: BlockingClient) throws(OneShotHalt) -> Printed {
+        switch event {
+        case let .changed(_, patch?):
+            lines.changed(by: patch)
+            if format == .patches { return printLine(PatchLine.line(.array(patch.map(\.json)), revision: client.machine.revision)) }
+            unshownSince = unshownSince ?? .now
+            return .more
+        case .changed(_, nil):
+            return replaced(client)
+        case let .notice(text):
+            // A notice follows the state it came after.
+            if case .done = try showState(client) { return .done }
+            let text = PeerText.escaped(text)
+            if format == .text {
+                guard StandardStreams.writeNow(1, Array("notice: \(text)\n".utf8)) else { return .done }
+            } else {
+                say("notice: \(text)")
+            }
+            return .more
+        case let .reconnecting(reason):
+            if case .done = try showState(client) { return .done }
+            say("\(reason); reconnecting")
+            return .more
+        case let .reconnected(revision):
+            // A newer state is printed as usual; an older one (a machine crash took back what
+            // was not yet on disk) is printed all the same.
+            if let shown = shownRevision, revision < shown { shownRevision = nil }
+            if case .done = replaced(client) { return .done }
+            if case .done = try showState(client) { return .done }
+            say("reconnected to the core at revision \(revision)")
+            return .more
+        case let .ended(error):
+            if case .done = try showState(client) { return .done }
+            guard let error else { return .done }
             throw .failed(error)
+        case .welcomed, .answered, .presence:
+            return .more
         }
-        // A newer state is printed as usual; an older one (a machine crash took back what was
-        // not yet on disk) is printed all the same.
-        if let shown = shownRevision, welcome.revision < shown { shownRevision = nil }
-        revision = welcome.revision
-        if case .done = try took(welcomeAt: revision) { return .done }
-        if case .done = try showState() { return .done }
-        say("reconnected to the core at revision \(revision)")
-        return .more
     }
 
-    /// A welcome's state is in `document`: under `--patches` it is a line of its own (the
-    /// whole document), else it waits to be printed.
-    private mutating func took(welcomeAt revision: UInt64) throws(Halt) -> Printed {
+    /// The mirror was replaced whole (a welcome, a snapshot): under `--patches` that is a line
+    /// of its own (the whole document), else the state waits to be printed.
+    private mutating func replaced(_ client: BlockingClient) -> Printed {
         lines.forgetAll()
-        if format == .patches { return printLine(PatchLine.replacing(document, revision: revision)) }
+        let revision = client.machine.revision
+        if format == .patches { return printLine(PatchLine.replacing(client.machine.document ?? .null, revision: revision)) }
         if shownRevision.map({ revision > $0 }) ?? true { unshownSince = unshownSince ?? .now }
         return .more
     }
 
-    private mutating func apply(_ rendition: RenditionFrame) throws(Halt) -> Printed {
-        switch rendition.content {
-        case let .snapshot(snapshot):
-            guard rendition.revision > revision else {
-                throw .failed(.protocolError(ErrorMessage(.badFrame, "snapshot for revision \(rendition.revision) after revision \(revision)")))
-            }
-            document = snapshot
-            revision = rendition.revision
-            lines.forgetAll()
-            if format == .patches { return printLine(PatchLine.replacing(document, revision: revision)) }
-        case let .patch(patch):
-            guard rendition.revision == revision + 1 else {
-                throw .failed(.protocolError(ErrorMessage(.badFrame, "patch for revision \(rendition.revision) does not follow revision \(revision)")))
-            }
-            lines.changed(by: patch)
-            do {
-                try document.applyInPlace(patch)
-            } catch {
-                throw .failed(.protocolError(ErrorMessage(.badFrame, "the patch for revision \(rendition.revision) does not apply: \(error)")))
-            }
-            revision = rendition.revision
-            if format == .patches { return printLine(PatchLine.line(.array(patch.map(\.json)), revision: revision)) }
-        }
-        unshownSince = unshownSince ?? .now
-        return .more
-    }
-
     /// Prints the newest state if it waits to be printed (as text or `--json`).
-    private mutating func showState() throws(Halt) -> Printed {
+    private mutating func showState(_ client: BlockingClient) throws(OneShotHalt) -> Printed {
         guard unshownSince != nil else { return .more }
         unshownSince = nil
+        let revision = client.machine.revision
         shownRevision = revision
         switch format {
         case .json:
-            return printLine(lines.line(document, revision: revision))
+            return printLine(lines.line(client.machine.document ?? .null, revision: revision))
         case .text:
             let state: App.State
             do {
-                state = try document.decode(as: App.State.self)
+                state = try (client.machine.document ?? .null).decode(as: App.State.self)
             } catch {
                 throw .failed(.protocolError(ErrorMessage(.badFrame, "the state at revision \(revision) does not decode: \(error)")))
             }

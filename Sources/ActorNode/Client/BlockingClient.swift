@@ -1,0 +1,283 @@
+import Glibc
+import Wire
+
+/// Drives a ``ClientMachine`` on the calling thread with blocking waits, for the commands that
+/// have nothing else to do while they wait (`send` of one action, `state`, `watch`): plain
+/// system calls (`connect`, `send`, `recv`, `poll`), no event loop thread, no tasks.
+///
+/// With a deadline for the whole command (`send`'s), no wait goes past it: the command ends
+/// with ``OneShotHalt/outOfTime``.
+///
+/// Never use it from Swift's cooperative pool: its waits block the thread.
+package final class BlockingClient {
+    /// The protocol's state: the mirror, the welcome, what is unanswered.
+    package private(set) var machine: ClientMachine
+    private let path: String
+    /// The whole command's deadline, if it has one.
+    private let giveUp: ContinuousClock.Instant?
+    private var stream: BlockingStream?
+    /// Events the machine gave that the caller has not taken yet.
+    private var pending: [ClientEvent] = []
+
+    /// - Parameters:
+    ///   - path: the core's socket.
+    ///   - machine: the protocol's state, not started.
+    ///   - giveUp: the whole command's deadline, if it has one.
+    package init(path: String, machine: ClientMachine, giveUp: ContinuousClock.Instant? = nil) {
+        self.path = path
+        self.machine = machine
+        self.giveUp = giveUp
+    }
+
+    /// Connects and says hello, trying again as the machine's rules say, until welcomed.
+    /// - Returns: the welcome.
+    /// - Throws: how it failed.
+    package func open() throws(OneShotHalt) -> ReceivedWelcome {
+        perform(machine.start(now: .now))
+        while true {
+            for event in pending {
+                if case let .ended(error) = event { throw .failed(error ?? .closed("this client closed the link")) }
+            }
+            if machine.isOpen, let welcome = machine.welcome {
+                pending.removeAll { if case .welcomed = $0 { true } else { false } }
+                return welcome
+            }
+            try wait(before: nil, unlessDrained: false)
+        }
+    }
+
+    /// Numbers `action` and sends it (or keeps it for when the core is back).
+    /// - Parameter action: the action's JSON.
+    /// - Returns: its sequence number.
+    package func submit(_ action: [UInt8]) throws(OneShotHalt) -> UInt64 {
+        do throws(LinkError) {
+            let (seq, outputs) = try machine.submit(action)
+            perform(outputs)
+            return seq
+        } catch {
+            throw .failed(error)
+        }
+    }
+
+    /// Waits for the answer to the action numbered `seq`; other events are let go (a script is
+    /// sent nothing else it needs).
+    /// - Parameter seq: what ``submit(_:)`` returned.
+    package func outcome(of seq: UInt64) throws(OneShotHalt) -> ActionOutcome {
+        while true {
+            for event in try events(before: nil) {
+                switch event {
+                case let .answered(answered, outcome) where answered == seq:
+                    return outcome
+                case let .ended(error):
+                    throw .failed(error ?? .closed("this client closed the link"))
+                default:
+                    continue
+                }
+            }
+        }
+    }
+
+    /// The events that came since the last call, waiting for some until `deadline`; none when
+    /// it passed first.
+    /// - Parameters:
+    ///   - deadline: when to stop waiting (nil: as long as it takes, or the whole command's
+    ///     deadline).
+    ///   - unlessDrained: return at once, with none, when everything the last read brought has
+    ///     been taken: the caller shows what it has before waiting.
+    package func events(before deadline: ContinuousClock.Instant?, unlessDrained: Bool = false) throws(OneShotHalt) -> [ClientEvent] {
+        while pending.isEmpty {
+            if machine.isEnded { return [] }
+            guard try wait(before: deadline, unlessDrained: unlessDrained) else { break }
+        }
+        defer { pending.removeAll() }
+        return pending
+    }
+
+    /// Says bye and closes the connection.
+    package func close() {
+        perform(machine.close())
+        pending.removeAll()
+    }
+
+    // MARK: Doing what the machine says
+
+    private func perform(_ outputs: [ClientOutput]) {
+        for output in outputs {
+            switch output {
+            case .connect:
+                connect()
+            case let .write(bytes):
+                // A failed write shows when reading: the core closed the connection.
+                if let stream, !stream.write(bytes, before: giveUp ?? .now + machine.timeout) {
+                    stream.shutdownWriting()
+                }
+            case .disconnect:
+                stream?.close()
+                stream = nil
+            case let .event(event):
+                pending.append(event)
+            }
+        }
+    }
+
+    private func connect() {
+        do {
+            let fd = try ServerConnector.connectBlocking(to: path, timeout: machine.timeout)
+            stream = BlockingStream(fd: fd)
+            perform(machine.connected(now: .now))
+        } catch {
+            perform(machine.connectFailed(Self.linkError(error), now: .now))
+        }
+    }
+
+    /// Waits for bytes (or the machine's next deadline), and hands them to the machine.
+    /// - Returns: false when `deadline` passed (or, with `unlessDrained`, nothing was at hand).
+    @discardableResult
+    private func wait(before deadline: ContinuousClock.Instant?, unlessDrained: Bool) throws(OneShotHalt) -> Bool {
+        var limit = [deadline, machine.deadline, giveUp].compactMap { $0 }.min()
+        if let due = machine.deadline, due <= .now {
+            perform(machine.tick(now: .now))
+            return true
+        }
+        guard let stream else {
+            // No connection: only the machine's timer can change anything.
+            if let limit { Self.sleep(until: limit) }
+            if let giveUp, ContinuousClock.now >= giveUp { throw .outOfTime }
+            if machine.deadline != nil { perform(machine.tick(now: .now)) }
+            return deadline.map { ContinuousClock.now < $0 } ?? true
+        }
+        if unlessDrained { limit = .now }
+        switch stream.read(before: limit) {
+        case let .bytes(bytes):
+            perform(machine.received(bytes, now: .now))
+            return true
+        case .ended:
+            perform(machine.connectionEnded(now: .now))
+            return true
+        case .timedOut:
+            if let giveUp, ContinuousClock.now >= giveUp { throw .outOfTime }
+            if let due = machine.deadline, due <= .now { perform(machine.tick(now: .now)) }
+            if unlessDrained { return false }
+            return deadline.map { ContinuousClock.now < $0 } ?? true
+        }
+    }
+
+    /// What a failed connection attempt means to the machine.
+    static func linkError(_ error: ServerConnector.Failure) -> LinkError {
+        switch error {
+        case let .noSocket(reason): .noSocket(reason)
+        case let .unreachable(reason), let .badPath(reason): .unreachable(reason)
+        case let .timedOut(reason): .timedOut(reason)
+        case let .untrusted(reason): .untrusted(reason)
+        }
+    }
+
+    private static func sleep(until instant: ContinuousClock.Instant) {
+        while true {
+            let left = ContinuousClock.now.duration(to: instant)
+            guard left > .zero else { return }
+            let (seconds, attoseconds) = left.components
+            var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+            _ = nanosleep(&request, nil)
+        }
+    }
+}
+
+/// How a step of a blocking command ended when it did not succeed.
+package enum OneShotHalt: Error {
+    case failed(LinkError)
+    /// The whole command's deadline passed.
+    case outOfTime
+}
+
+/// A connected socket read and written by one thread that waits on it with `poll`.
+final class BlockingStream {
+    enum Read {
+        case bytes([UInt8])
+        case ended
+        case timedOut
+    }
+
+    private let fd: Int32
+    private var isClosed = false
+    /// Where reads land; it grows (up to 1 MiB) while reads fill it, as for a large state.
+    private var scratch: [UInt8] = Array(repeating: 0, count: 64 << 10)
+
+    /// - Parameter fd: a connected stream socket, which this object owns.
+    init(fd: Int32) {
+        self.fd = fd
+    }
+
+    deinit {
+        if !isClosed { Glibc.close(fd) }
+    }
+
+    /// Writes all of `bytes` before `deadline`; false if the connection failed or time ran out.
+    func write(_ bytes: [UInt8], before deadline: ContinuousClock.Instant) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if sent >= 0 {
+                offset += sent
+                continue
+            }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN: guard wait(for: Int16(POLLOUT), before: deadline) else { return false }
+            default: return false
+            }
+        }
+        return true
+    }
+
+    /// What the socket holds, waiting for it until `deadline` (nil: as long as it takes).
+    func read(before deadline: ContinuousClock.Instant?) -> Read {
+        while true {
+            let count = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count > 0 {
+                let bytes = Array(scratch[..<count])
+                if count == scratch.count, scratch.count < 1 << 20 {
+                    scratch = Array(repeating: 0, count: count * 2)
+                }
+                return .bytes(bytes)
+            }
+            if count == 0 { return .ended }
+            switch errno {
+            case EINTR:
+                continue
+            case EAGAIN:
+                guard wait(for: Int16(POLLIN), before: deadline) else { return .timedOut }
+            default:
+                return .ended
+            }
+        }
+    }
+
+    /// Stops writing: the core reads the end of the stream.
+    func shutdownWriting() {
+        _ = shutdown(fd, Int32(SHUT_WR))
+    }
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        Glibc.close(fd)
+    }
+
+    /// Waits until the socket is ready for `events` or has failed; false once `deadline` passes.
+    private func wait(for events: Int16, before deadline: ContinuousClock.Instant?) -> Bool {
+        while true {
+            var milliseconds: Int32 = -1
+            if let deadline {
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard left > .zero else { return false }
+                let (seconds, attoseconds) = left.components
+                // Rounded up, so that a wait never ends just before its deadline.
+                milliseconds = Int32(min(seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000, Int64(Int32.max)))
+            }
+            var descriptor = pollfd(fd: fd, events: events, revents: 0)
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready > 0 || (ready < 0 && errno != EINTR) { return true }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Wire
+
+/// What a ``ClientMachine`` asks its driver to do, in order.
+package enum ClientOutput: Equatable, Sendable {
+    /// Open a new connection to the core now, then call ``ClientMachine/connected(now:)`` or
+    /// ``ClientMachine/connectFailed(_:now:)``.
+    case connect
+    /// Write these bytes (whole frames) on the current connection.
+    case write([UInt8])
+    /// Close the current connection (after writing what came before).
+    case disconnect
+    /// Something to tell the user or the program.
+    case event(ClientEvent)
+}
+
+/// What a client learns from the core, in the order it happened.
+package enum ClientEvent: Equatable, Sendable {
+    /// The first welcome: the session is open at this revision, and the mirror holds its state.
+    case welcomed(revision: UInt64, shells: Int, pid: Int32)
+    /// A rendition brought the mirror to a new revision: `patch` was applied to it, or (nil) a
+    /// snapshot replaced it whole. Drivers show the newest state once they have taken every
+    /// event at hand.
+    case changed(revision: UInt64, patch: JSONPatch?)
+    /// The core's answer to the action numbered `seq`.
+    case answered(seq: UInt64, ActionOutcome)
+    /// Something the core said to every shell.
+    case notice(String)
+    /// How many shells and watchers are attached now.
+    case presence(shells: Int)
+    /// The connection was lost (the reason says how); the machine is reconnecting. Actions
+    /// submitted meanwhile wait, and are sent (or sent again) once it is back.
+    case reconnecting(String)
+    /// Back, at this revision: a new welcome, whose state replaced the mirror's (it may be older
+    /// than the last one shown, when a machine crash took back what was not on disk yet).
+    /// Unanswered actions have been sent again with their original numbers.
+    case reconnected(revision: UInt64)
+    /// The session is over: how, or nil when this client closed it. Nothing follows.
+    case ended(LinkError?)
+}

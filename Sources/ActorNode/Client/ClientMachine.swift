@@ -1,0 +1,505 @@
+import Wire
+
+/// The client's side of the protocol, free of I/O: the twin of the core's engine for every
+/// shell, watcher and script. It takes what happened (a connection made or refused, bytes read,
+/// the end of the stream, an action to send, the time) and says what to do (``ClientOutput``:
+/// connect, write these bytes, disconnect) and what the user should learn (``ClientEvent``).
+///
+/// It holds everything the protocol asks of a client (PROTOCOL.md sections 5 to 7): the hello
+/// and its welcome, numbering actions and matching their answers, the mirror of the state
+/// patched in place by renditions with their revisions checked, the one reconnect rule
+/// (``Backoff``) and resending what was not answered with its original (client, seq) after a
+/// reconnection. Each way a session can fail is worded here once, as a ``LinkError``; the
+/// commands turn those into exit statuses (``CoreConnection/failure(_:)``).
+///
+/// Drivers own the socket, the clock and the thread: a blocking one for one-shot commands and
+/// `watch` (``BlockingClient``), and one on the event loop for `attach`. Tests drive it with
+/// bytes alone.
+package struct ClientMachine {
+    /// How long a client keeps trying to reach a core it lost.
+    package struct Reconnection: Sendable, Equatable {
+        /// Give up when the core has been unreachable this long.
+        package var window: Duration
+
+        /// - Parameter window: how long to keep trying.
+        package init(window: Duration) {
+            self.window = window
+        }
+    }
+
+    /// The hello this client says on every connection.
+    package let hello: Hello
+    /// How long the core has to answer a hello.
+    package let timeout: Duration
+    /// Whether (and for how long) a lost core is tried again; nil: never.
+    package let reconnection: Reconnection?
+    /// Whether renditions are applied to ``document`` (a shell or watcher) or ignored (a
+    /// script, which is sent none).
+    package let mirrors: Bool
+
+    /// The revision the mirror is at (the last welcome's, or a rendition's since).
+    package private(set) var revision: UInt64 = 0
+    /// The state's JSON at ``revision``, patched in place; nil until a welcome, and always nil
+    /// for a client that does not mirror.
+    package private(set) var document: JSONValue?
+    /// The last welcome, as it came.
+    package private(set) var welcome: ReceivedWelcome?
+    /// Shells and watchers attached, as the core last said.
+    package private(set) var shells = 0
+    /// How the session ended, once it has (nil for a close of this client's own).
+    package private(set) var ending: LinkError?
+    /// Whether the session is over.
+    package private(set) var isEnded = false
+
+    private var phase = Phase.idle
+    /// Set while the first welcome has not come: trying is bounded by `openDeadline`.
+    private var opening: Opening?
+    /// Set while a lost core is being tried again.
+    private var recovery: Recovery?
+    private var decoder = FrameDecoder()
+    private var nextSeq: UInt64 = 1
+    /// Actions not yet answered, framed, by sequence number: sent again after a reconnection.
+    private var unanswered: [UInt64: [UInt8]] = [:]
+    /// How long the current handshake may take.
+    private var handshakeWait = Duration.zero
+    /// How the current connection is being lost, once the core has said (a goodbye, `too_slow`).
+    private var losing: (reason: String, goodbye: Bool)?
+
+    private enum Phase: Equatable {
+        /// Not started.
+        case idle
+        /// Waiting for the driver to say whether the connection was made.
+        case connecting
+        /// Connected, hello sent, waiting for the welcome until the deadline.
+        case handshaking(deadline: ContinuousClock.Instant)
+        /// Welcomed: actions and renditions flow.
+        case open
+        /// No connection; the next attempt is due then.
+        case waiting(until: ContinuousClock.Instant)
+        case ended
+    }
+
+    /// The first connection's trying.
+    private struct Opening {
+        /// Whether an attempt has been made: the first connection fails at once when nothing
+        /// is there, later ones (a core that died before welcoming) are tried again.
+        var attempted = false
+        let deadline: ContinuousClock.Instant
+        var backoff = Backoff()
+    }
+
+    /// Getting back to a core that was lost.
+    private struct Recovery {
+        let reason: String
+        /// The core said goodbye: a socket that is gone then means it was stopped for good.
+        let goodbye: Bool
+        /// Whether "reconnecting" has been said.
+        var announced: Bool
+        let deadline: ContinuousClock.Instant
+        var backoff = Backoff()
+    }
+
+    /// - Parameters:
+    ///   - hello: what to say on every connection.
+    ///   - timeout: how long the core has to answer a hello (and the first connection's
+    ///     trying, when that is longer than the reconnection window).
+    ///   - reconnection: how long a lost core is tried again; nil: never.
+    ///   - mirrors: whether to keep the state's JSON up to date from renditions.
+    package init(hello: Hello, timeout: Duration, reconnection: Reconnection?, mirrors: Bool) {
+        self.hello = hello
+        self.timeout = timeout
+        self.reconnection = reconnection
+        self.mirrors = mirrors
+    }
+
+    /// When ``tick(now:)`` must be called next (a handshake's deadline, a reconnection's next
+    /// attempt), if ever.
+    package var deadline: ContinuousClock.Instant? {
+        switch phase {
+        case let .handshaking(deadline): return deadline
+        case let .waiting(until): return until
+        case .idle, .connecting, .open, .ended: return nil
+        }
+    }
+
+    /// Whether a connection is up and welcomed.
+    package var isOpen: Bool { phase == .open }
+
+    /// Whether actions are waiting for their answers.
+    package var hasUnanswered: Bool { !unanswered.isEmpty }
+
+    // MARK: Inputs
+
+    /// Starts the session: connect.
+    /// - Parameter now: the time.
+    package mutating func start(now: ContinuousClock.Instant) -> [ClientOutput] {
+        guard phase == .idle else { return [] }
+        opening = Opening(deadline: now + max(timeout, reconnection?.window ?? timeout))
+        phase = .connecting
+        return [.connect]
+    }
+
+    /// The driver made the connection ``ClientOutput/connect`` asked for: say hello.
+    /// - Parameter now: the time.
+    package mutating func connected(now: ContinuousClock.Instant) -> [ClientOutput] {
+        guard phase == .connecting else { return [] }
+        opening?.attempted = true
+        decoder = FrameDecoder()
+        losing = nil
+        let limit = opening?.deadline ?? recovery?.deadline ?? now + timeout
+        handshakeWait = max(.milliseconds(100), min(timeout, limit - now))
+        phase = .handshaking(deadline: now + handshakeWait)
+        return [.write(ScriptFrames.hello(hello))]
+    }
+
+    /// The driver could not make the connection.
+    /// - Parameters:
+    ///   - error: why (``LinkError/noSocket(_:)``, ``LinkError/unreachable(_:)``,
+    ///     ``LinkError/timedOut(_:)``, ``LinkError/untrusted(_:)``).
+    ///   - now: the time.
+    package mutating func connectFailed(_ error: LinkError, now: ContinuousClock.Instant) -> [ClientOutput] {
+        guard phase == .connecting else { return [] }
+        if let opening, !opening.attempted {
+            // The first connection fails at once when nothing is there.
+            return end(error, connected: false)
+        }
+        return attemptFailed(error, now: now, connected: false)
+    }
+
+    /// Bytes the core sent.
+    /// - Parameters:
+    ///   - bytes: what was read, in any chunks.
+    ///   - now: the time.
+    package mutating func received(_ bytes: UnsafeRawBufferPointer, now: ContinuousClock.Instant) -> [ClientOutput] {
+        switch phase {
+        case .handshaking, .open: break
+        case .idle, .connecting, .waiting, .ended: return []
+        }
+        decoder.append(bytes)
+        return takeFrames(now: now)
+    }
+
+    /// ``received(_:now:)`` for bytes in an array.
+    package mutating func received(_ bytes: [UInt8], now: ContinuousClock.Instant) -> [ClientOutput] {
+        bytes.withUnsafeBytes { received($0, now: now) }
+    }
+
+    /// The connection ended: the core closed it, or reading or writing failed.
+    /// - Parameter now: the time.
+    package mutating func connectionEnded(now: ContinuousClock.Instant) -> [ClientOutput] {
+        switch phase {
+        case .handshaking:
+            return attemptFailed(.closed("the core closed the connection before welcoming this client"), now: now, connected: true)
+        case .open:
+            if decoder.hasPartialFrame, losing == nil {
+                do {
+                    try decoder.finish()
+                } catch {
+                    return end(.protocolError(ErrorMessage(.badFrame, "the core's stream broke: \(error)")), connected: true)
+                }
+            }
+            return lost(now: now)
+        case .idle, .connecting, .waiting, .ended:
+            return []
+        }
+    }
+
+    /// Time passed: a handshake that took too long fails, a reconnection's next attempt starts.
+    /// - Parameter now: the time.
+    package mutating func tick(now: ContinuousClock.Instant) -> [ClientOutput] {
+        switch phase {
+        case let .handshaking(deadline) where now >= deadline:
+            return attemptFailed(.timedOut("the core did not answer hello within \(handshakeWait.readable)"), now: now, connected: true)
+        case let .waiting(until) where now >= until:
+            phase = .connecting
+            return [.connect]
+        default:
+            return []
+        }
+    }
+
+    /// Numbers an action and sends it (at once when connected, else once the core is back).
+    /// - Parameter action: the action's JSON (``WireJSON/encode(_:)`` of it).
+    /// - Returns: its sequence number, and what to do.
+    /// - Throws: how the session ended, if it has; a ``LinkError/protocolError(_:)`` for an
+    ///   action too large for a frame.
+    package mutating func submit(_ action: [UInt8]) throws(LinkError) -> (seq: UInt64, outputs: [ClientOutput]) {
+        if isEnded { throw ending ?? .closed("this client closed the link") }
+        let seq = nextSeq
+        let frame: [UInt8]
+        do {
+            frame = try ScriptFrames.action(action, client: hello.client, seq: seq)
+        } catch {
+            throw .protocolError(ErrorMessage(.tooLarge, "the action cannot be sent: \(error)"))
+        }
+        nextSeq += 1
+        unanswered[seq] = frame
+        return (seq, phase == .open ? [.write(frame)] : [])
+    }
+
+    /// This client is done: say bye and close.
+    package mutating func close() -> [ClientOutput] {
+        guard !isEnded else { return [] }
+        var outputs: [ClientOutput] = []
+        switch phase {
+        case .handshaking, .open:
+            outputs = [.write(ScriptFrames.bye), .disconnect]
+        case .idle, .connecting, .waiting, .ended:
+            break
+        }
+        phase = .ended
+        isEnded = true
+        ending = nil
+        outputs.append(.event(.ended(nil)))
+        return outputs
+    }
+
+    // MARK: Frames
+
+    private mutating func takeFrames(now: ContinuousClock.Instant) -> [ClientOutput] {
+        var outputs: [ClientOutput] = []
+        while !isEnded {
+            let payload: [UInt8]
+            do {
+                guard let frame = try decoder.nextFrame() else { break }
+                payload = frame
+            } catch {
+                outputs += end(.protocolError(ErrorMessage(.badFrame, "the core's stream broke: \(error)")), connected: true)
+                break
+            }
+            if case .handshaking = phase {
+                outputs += handshakeFrame(payload, now: now)
+            } else if phase == .open {
+                outputs += sessionFrame(payload)
+            } else {
+                break
+            }
+        }
+        return outputs
+    }
+
+    /// What the core sent, read the quick way where the frame is in the form the core writes,
+    /// else the general way; nil for a kind of message this client does not know (a newer
+    /// core's), which is skipped.
+    private enum Incoming {
+        case ack(Ack)
+        case rendition(RenditionFrame)
+        case welcome(ReceivedWelcome)
+        case message(ServerMessage<JSONValue>)
+        case unknown
+        case undecodable(String)
+    }
+
+    private func read(_ payload: [UInt8]) -> Incoming {
+        if let ack = ScriptFrames.ack(payload) { return .ack(ack) }
+        if mirrors, let rendition = RenditionFrame.read(payload) { return .rendition(rendition) }
+        if let split = WelcomeFrame.split(payload) {
+            return .welcome(ReceivedWelcome(revision: split.revision, shells: split.shells, pid: split.pid, payload: payload, snapshot: split.snapshot))
+        }
+        do {
+            let message = try WireJSON.decode(ServerMessage<JSONValue>.self, from: payload)
+            if case let .welcome(welcome) = message {
+                return .welcome(ReceivedWelcome(revision: welcome.revision, shells: welcome.shells, pid: welcome.pid, payload: payload, snapshot: nil))
+            }
+            return .message(message)
+        } catch is UnknownMessageType {
+            return .unknown
+        } catch {
+            return .undecodable(describeDecodingFailure(error))
+        }
+    }
+
+    private mutating func handshakeFrame(_ payload: [UInt8], now: ContinuousClock.Instant) -> [ClientOutput] {
+        switch read(payload) {
+        case let .welcome(welcome):
+            return welcomed(welcome, now: now)
+        case .unknown:
+            return []
+        case let .undecodable(reason):
+            return attemptFailed(.protocolError(Self.notAMessage(reason)), now: now, connected: true)
+        case let .message(.error(error)):
+            return attemptFailed(Self.refusal(error), now: now, connected: true)
+        case let .message(other):
+            return attemptFailed(.protocolError(ErrorMessage(.unexpectedMessage, "the core answered hello with \(other.name) instead of welcome")), now: now, connected: true)
+        case .ack:
+            return attemptFailed(.protocolError(ErrorMessage(.unexpectedMessage, "the core answered hello with ack instead of welcome")), now: now, connected: true)
+        case .rendition:
+            return attemptFailed(.protocolError(ErrorMessage(.unexpectedMessage, "the core answered hello with rendition instead of welcome")), now: now, connected: true)
+        }
+    }
+
+    private mutating func sessionFrame(_ payload: [UInt8]) -> [ClientOutput] {
+        switch read(payload) {
+        case let .ack(ack):
+            return answer(ack.seq, .applied(revision: ack.revision))
+        case let .rendition(rendition):
+            return apply(rendition)
+        case .welcome:
+            return end(.protocolError(ErrorMessage(.unexpectedMessage, "the core sent a second welcome")), connected: true)
+        case .unknown:
+            return []
+        case let .undecodable(reason):
+            return end(.protocolError(Self.notAMessage(reason)), connected: true)
+        case let .message(message):
+            switch message {
+            case let .ack(ack):
+                return answer(ack.seq, .applied(revision: ack.revision))
+            case let .reject(reject):
+                return answer(reject.seq, .rejected(reject))
+            case let .rendition(rendition):
+                return mirrors ? apply(rendition) : []
+            case let .notice(notice):
+                return [.event(.notice(notice.text))]
+            case let .presence(presence):
+                shells = presence.shells
+                return [.event(.presence(shells: presence.shells))]
+            case let .error(error):
+                // Falling behind is not final for a client that reconnects; any other refusal is.
+                guard error.code == ErrorCode.tooSlow.rawValue, reconnection != nil else {
+                    return end(Self.refusal(error), connected: true)
+                }
+                losing = ("the core let this client go: \(error.message)", false)
+                return []
+            case let .bye(bye):
+                losing = (LinkError.goodbye(bye.reason).description, true)
+                return []
+            case .welcome:
+                return end(.protocolError(ErrorMessage(.unexpectedMessage, "the core sent a second welcome")), connected: true)
+            }
+        }
+    }
+
+    private mutating func answer(_ seq: UInt64, _ outcome: ActionOutcome) -> [ClientOutput] {
+        // Answers to numbers this client is not waiting for (a duplicate) are not news.
+        guard unanswered.removeValue(forKey: seq) != nil else { return [] }
+        return [.event(.answered(seq: seq, outcome))]
+    }
+
+    private mutating func apply(_ rendition: RenditionFrame) -> [ClientOutput] {
+        guard mirrors else { return [] }
+        switch rendition.content {
+        case let .snapshot(snapshot):
+            guard rendition.revision > revision else {
+                return end(.protocolError(ErrorMessage(.badFrame, "snapshot for revision \(rendition.revision) after revision \(revision)")), connected: true)
+            }
+            document = snapshot
+        case let .patch(patch):
+            guard rendition.revision == revision + 1 else {
+                return end(.protocolError(ErrorMessage(.badFrame, "patch for revision \(rendition.revision) does not follow revision \(revision)")), connected: true)
+            }
+            do {
+                try document?.applyInPlace(patch)
+            } catch {
+                return end(.protocolError(ErrorMessage(.badFrame, "the patch for revision \(rendition.revision) does not apply: \(error)")), connected: true)
+            }
+        }
+        revision = rendition.revision
+        if case let .patch(patch) = rendition.content { return [.event(.changed(revision: revision, patch: patch))] }
+        return [.event(.changed(revision: revision, patch: nil))]
+    }
+
+    // MARK: Welcomes, losses and the end
+
+    private mutating func welcomed(_ received: ReceivedWelcome, now: ContinuousClock.Instant) -> [ClientOutput] {
+        if mirrors {
+            do throws(LinkError) {
+                document = try received.document()
+            } catch {
+                return end(error, connected: true)
+            }
+        }
+        welcome = received
+        revision = received.revision
+        shells = received.shells
+        phase = .open
+        var outputs: [ClientOutput] = []
+        if opening != nil {
+            opening = nil
+            outputs.append(.event(.welcomed(revision: received.revision, shells: received.shells, pid: received.pid)))
+        } else {
+            if let recovery, !recovery.announced { outputs.append(.event(.reconnecting(recovery.reason))) }
+            recovery = nil
+            outputs.append(.event(.reconnected(revision: revision)))
+        }
+        // What was submitted before (and not answered on a lost connection) goes now, in order.
+        for seq in unanswered.keys.sorted() {
+            outputs.append(.write(unanswered[seq]!))
+        }
+        return outputs
+    }
+
+    /// The open connection is gone.
+    private mutating func lost(now: ContinuousClock.Instant) -> [ClientOutput] {
+        let (reason, goodbye) = losing ?? ("the connection to the core was lost", false)
+        losing = nil
+        guard let reconnection else {
+            return end(goodbye ? .goodbye(nil) : .closed(reason), connected: true)
+        }
+        // After a goodbye the core was usually stopped for good; "reconnecting" is said only
+        // once the first attempt shows that it may come back.
+        var recovery = Recovery(reason: reason, goodbye: goodbye, announced: !goodbye, deadline: now + reconnection.window)
+        phase = .waiting(until: now + recovery.backoff.next())
+        self.recovery = recovery
+        var outputs: [ClientOutput] = [.disconnect]
+        if !goodbye { outputs.append(.event(.reconnecting(reason))) }
+        return outputs
+    }
+
+    /// A connection attempt (connecting, or its handshake) failed.
+    private mutating func attemptFailed(_ error: LinkError, now: ContinuousClock.Instant, connected: Bool) -> [ClientOutput] {
+        let disconnect: [ClientOutput] = connected ? [.disconnect] : []
+        if var opening {
+            switch error {
+            case .versionMismatch, .protocolError, .goodbye, .untrusted:
+                return end(error, connected: connected)
+            case .closed, .timedOut, .unreachable, .noSocket:
+                guard reconnection != nil, now < opening.deadline else { return end(error, connected: connected) }
+                phase = .waiting(until: now + opening.backoff.next())
+                self.opening = opening
+                return disconnect
+            }
+        }
+        guard var recovery, let reconnection else { return end(error, connected: connected) }
+        if case .noSocket = error, recovery.goodbye {
+            // The core said goodbye and its socket is gone: it was stopped for good.
+            return end(.goodbye(nil), connected: connected)
+        }
+        switch error {
+        case .versionMismatch, .untrusted:
+            // Not the core that was lost, nor one to talk to: stop here, nothing is resent.
+            return end(error, connected: connected)
+        default:
+            break
+        }
+        var outputs = disconnect
+        if !recovery.announced {
+            recovery.announced = true
+            outputs.append(.event(.reconnecting(recovery.reason)))
+        }
+        guard now < recovery.deadline else {
+            self.recovery = recovery
+            return outputs + end(.closed("\(recovery.reason), and it was not back within \(reconnection.window.readable) (\(error))"), connected: false)
+        }
+        phase = .waiting(until: now + recovery.backoff.next())
+        self.recovery = recovery
+        return outputs
+    }
+
+    private mutating func end(_ error: LinkError, connected: Bool) -> [ClientOutput] {
+        guard !isEnded else { return [] }
+        isEnded = true
+        ending = error
+        phase = .ended
+        return (connected ? [.disconnect] : []) + [.event(.ended(error))]
+    }
+
+
+    /// The `error` a core sent, as the failure it is.
+    private static func refusal(_ error: ErrorMessage) -> LinkError {
+        error.code == ErrorCode.versionMismatch.rawValue ? .versionMismatch(error) : .protocolError(error)
+    }
+
+    private static func notAMessage(_ reason: String) -> ErrorMessage {
+        ErrorMessage(.badFrame, "the core sent a frame that is not a valid message: \(reason)")
+    }
+}
