@@ -218,8 +218,8 @@ enum BenchMain {
 
     /// The pid of the core that welcomes a new client now.
     static func currentPid(_ path: String) async -> Int32? {
-        guard let session: ShellSession<JSONValue, JSONValue> = try? await SocketClient.connect(to: path) else { return nil }
-        let probe = ShellLink(session: session, hello: Hello(role: .script, client: "bench-probe-\(getpid())", name: "cama-bench"))
+        guard let session = try? await SocketClient.connect(to: path) else { return nil }
+        let probe = ShellLink<JSONValue, JSONValue>(session: session, hello: Hello(role: .script, client: "bench-probe-\(getpid())", name: "cama-bench"))
         defer { Task { await probe.close() } }
         return (try? await probe.open())?.pid
     }

@@ -211,8 +211,8 @@ enum Modes {
 
     /// Whether a core at `socket` welcomes a client within `timeout`.
     private static func welcomes(_ socket: String, timeout: Duration) async -> Bool {
-        guard let session: ShellSession<JSONValue, JSONValue> = try? await SocketClient.connect(to: socket, timeout: timeout) else { return false }
-        let link = ShellLink(session: session, hello: Hello(role: .script, client: "cama-launch-\(getpid())", name: "cama-launch"))
+        guard let session = try? await SocketClient.connect(to: socket, timeout: timeout) else { return false }
+        let link = ShellLink<JSONValue, JSONValue>(session: session, hello: Hello(role: .script, client: "cama-launch-\(getpid())", name: "cama-launch"))
         let welcomed = (try? await link.open(timeout: timeout)) != nil
         await link.close()
         return welcomed
@@ -247,7 +247,7 @@ enum Modes {
     /// been supervising it.
     static func status(_ target: LaunchTarget, options: LaunchOptions) async throws(CommandFailure) -> Int32 {
         let socket = target.socket
-        let session: ShellSession<JSONValue, JSONValue>
+        let session: ShellSession
         do {
             session = try await SocketClient.connect(to: socket, timeout: options.timeout)
         } catch {
@@ -255,7 +255,7 @@ enum Modes {
             let app = [options.core.map { "--core \($0)" }, options.shell.map { "--shell \($0)" }].compactMap { $0 }.joined(separator: " ")
             throw CommandFailure(.unreachable, "\(error); start one with 'cama-launch --detach\(app.isEmpty ? "" : " " + app)'")
         }
-        let link = ShellLink(session: session, hello: Hello(role: .script, client: "cama-launch-\(getpid())", name: "cama-launch status"))
+        let link = ShellLink<JSONValue, JSONValue>(session: session, hello: Hello(role: .script, client: "cama-launch-\(getpid())", name: "cama-launch status"))
         let welcome: Welcome<JSONValue>
         do {
             welcome = try await link.open(timeout: options.timeout)

@@ -35,7 +35,7 @@ struct CoreEngineTests {
 
     private func attach(_ core: Engine, role: ClientRole = .shell) async throws -> ShellLink<Int, CounterAction> {
         let session = try await InProcessSession.attach(to: core)
-        let link = ShellLink(session: session, hello: Hello(role: role, client: "c\(Int.random(in: 0 ..< 1_000_000))", name: "test"))
+        let link = ShellLink<Int, CounterAction>(session: session, hello: Hello(role: role, client: "c\(Int.random(in: 0 ..< 1_000_000))", name: "test"))
         _ = try await link.open()
         return link
     }
@@ -106,7 +106,7 @@ struct CoreEngineTests {
     @Test("a client whose first message is not hello gets an error and is let go")
     func helloFirst() async throws {
         let core = makeCore()
-        let session: ShellSession<Int, CounterAction> = try await InProcessSession.attach(to: core)
+        let session = TypedSession<Int, CounterAction>(try await InProcessSession.attach(to: core))
         await session.outbound.send(.action(ActionRequest(client: "x", seq: 1, action: .add(1))))
         let reply = await session.inbound.receive()
         guard case let .error(error)? = reply else { Issue.record("expected an error, got \(String(describing: reply))"); return }
@@ -118,8 +118,8 @@ struct CoreEngineTests {
     @Test("another protocol version is refused with both versions named")
     func versionMismatch() async throws {
         let core = makeCore()
-        let session: ShellSession<Int, CounterAction> = try await InProcessSession.attach(to: core)
-        let link = ShellLink(session: session, hello: Hello(protocolVersion: 99, role: .shell, client: "x", name: "old"))
+        let session = TypedSession<Int, CounterAction>(try await InProcessSession.attach(to: core))
+        let link = ShellLink<Int, CounterAction>(session: session.raw, hello: Hello(protocolVersion: 99, role: .shell, client: "x", name: "old"))
         do {
             _ = try await link.open()
             Issue.record("a protocol 99 client was welcomed")
@@ -134,7 +134,7 @@ struct CoreEngineTests {
     @Test("no hello within the handshake timeout ends the session")
     func handshakeTimeout() async throws {
         let core = makeCore { $0.handshakeTimeout = .milliseconds(50) }
-        let session: ShellSession<Int, CounterAction> = try await InProcessSession.attach(to: core)
+        let session = TypedSession<Int, CounterAction>(try await InProcessSession.attach(to: core))
         guard case let .error(error)? = await session.inbound.receive() else { Issue.record("no error"); return }
         #expect(error.code == "handshake_timeout")
         #expect(await session.inbound.receive() == nil)
@@ -143,7 +143,7 @@ struct CoreEngineTests {
     @Test("shells that say hello at once each get their welcome first, and end knowing how many are attached")
     func welcomeComesFirst() async throws {
         let core = makeCore()
-        let sessions: [ShellSession<Int, CounterAction>] = try await (0 ..< 40).asyncMap { _ in try await InProcessSession.attach(to: core) }
+        let sessions: [TypedSession<Int, CounterAction>] = try await (0 ..< 40).asyncMap { _ in TypedSession(try await InProcessSession.attach(to: core)) }
         for (index, session) in sessions.enumerated() {
             session.outbound.trySend(.hello(Hello(role: .watcher, client: "w\(index)", name: "w")))
         }
@@ -171,8 +171,13 @@ struct CoreEngineTests {
         await core.attach(fd: fds[0])
         let hello = try Frame.encode(WireJSON.encode(ClientMessage<CounterAction>.hello(Hello(role: .watcher, client: "raw", name: "raw"))))
         _ = hello.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
-        let socket = BlockingFrameSocket(fd: fds[1])
-        let welcome = try socket.readFrame(before: .now + .seconds(10))
+        let socket = BlockingStream(fd: fds[1])
+        var decoder = FrameDecoder()
+        var welcome: [UInt8]?
+        while welcome == nil, case let .bytes(bytes) = socket.read(before: .now + .seconds(10)) {
+            decoder.append(bytes)
+            welcome = try decoder.nextFrame()
+        }
         let expected = try WireJSON.encode(ServerMessage<Int>.welcome(Welcome(core: core.instanceID, pid: getpid(), shells: 1, revision: 1, snapshot: 41)))
         #expect(welcome == expected, "\(String(decoding: welcome ?? [], as: UTF8.self))")
         socket.close()
@@ -181,7 +186,7 @@ struct CoreEngineTests {
     @Test("a script receives acks but no renditions")
     func scriptsGetNoRenditions() async throws {
         let core = makeCore()
-        let session: ShellSession<Int, CounterAction> = try await InProcessSession.attach(to: core)
+        let session = TypedSession<Int, CounterAction>(try await InProcessSession.attach(to: core))
         await session.outbound.send(.hello(Hello(role: .script, client: "s", name: "script")))
         await session.outbound.send(.action(ActionRequest(client: "s", seq: 1, action: .add(3))))
         guard case .welcome? = await session.inbound.receive() else { Issue.record("no welcome"); return }
@@ -191,7 +196,7 @@ struct CoreEngineTests {
     @Test("a client that sends without reading its answers is not read from past the limit; every action is answered once it reads")
     func floodingClientIsHeldBack() async throws {
         let core = makeCore { $0.unansweredLimit = 64 }
-        let session: ShellSession<Int, CounterAction> = try await InProcessSession.attach(to: core)
+        let session = TypedSession<Int, CounterAction>(try await InProcessSession.attach(to: core))
         await session.outbound.send(.hello(Hello(role: .script, client: "flood", name: "flood")))
         let total: UInt64 = 40_000
         let sender = Task {
@@ -225,7 +230,7 @@ struct CoreEngineTests {
     @Test("a watcher that does not read while notices pile up is let go with too_slow after what it is owed")
     func slowWatcherIsLetGo() async throws {
         let core = makeCore { $0.heldMessageLimit = 50 }
-        let session: ShellSession<Int, CounterAction> = try await InProcessSession.attach(to: core)
+        let session = TypedSession<Int, CounterAction>(try await InProcessSession.attach(to: core))
         await session.outbound.send(.hello(Hello(role: .watcher, client: "slow", name: "slow")))
         await waitFor("the watcher to attach") { await core.shellCount == 1 }
         let long = String(repeating: "n", count: 1000)
@@ -265,7 +270,7 @@ struct CoreEngineTests {
     @Test("notices come in the order posted, after the state they follow")
     func noticesInOrder() async throws {
         let core = makeCore()
-        let session: ShellSession<Int, CounterAction> = try await InProcessSession.attach(to: core)
+        let session = TypedSession<Int, CounterAction>(try await InProcessSession.attach(to: core))
         await session.outbound.send(.hello(Hello(role: .watcher, client: "w", name: "w")))
         guard case .welcome? = await session.inbound.receive() else { Issue.record("no welcome"); return }
         let writer = try await attach(core, role: .script)
@@ -286,7 +291,7 @@ struct CoreEngineTests {
     @Test("a shell that stops reading is sent the newest snapshot, not the backlog")
     func lagCoalescing() async throws {
         let core = makeCore()
-        let session: ShellSession<Int, CounterAction> = try await InProcessSession.attach(to: core)
+        let session = TypedSession<Int, CounterAction>(try await InProcessSession.attach(to: core))
         await session.outbound.send(.hello(Hello(role: .watcher, client: "slow", name: "slow")))
         guard case .welcome? = await session.inbound.receive() else { Issue.record("no welcome"); return }
         let writer = try await attach(core, role: .script)

@@ -12,7 +12,7 @@ struct LayeringTests {
         ["Channels"],
         ["System"],
         ["Transport", "Runtime", "CommandLine"],
-        ["Durability", "Supervision"],
+        ["Durability", "Supervision", "Client"],
         ["Core", "Shell"],
         ["Host", "ShellKit", "Root"],
     ]

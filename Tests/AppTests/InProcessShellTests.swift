@@ -16,7 +16,7 @@ struct InProcessShellTests {
 
     private func link(to core: CoreEngine<AppState, AppAction, AppEnvironment>, role: ClientRole, name: String) async throws -> ShellLink<AppState, AppAction> {
         let session = try await InProcessSession.attach(to: core, peer: name)
-        let link = ShellLink(session: session, hello: Hello(role: role, client: name, name: name))
+        let link = ShellLink<AppState, AppAction>(session: session, hello: Hello(role: role, client: name, name: name))
         _ = try await link.open()
         return link
     }

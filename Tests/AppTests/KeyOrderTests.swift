@@ -13,7 +13,7 @@ struct KeyOrderTests {
     func keysInOrder() async throws {
         let core = CoreEngine(state: AppState(), reducer: AppReducer.reducer, environment: AppEnvironment())
         let session = try await InProcessSession.attach(to: core)
-        let link = ShellLink(session: session, hello: Hello(role: .shell, client: "keys", name: "keys"))
+        let link = ShellLink<AppState, AppAction>(session: session, hello: Hello(role: .shell, client: "keys", name: "keys"))
         _ = try await link.open()
         let inputs = Chan<FullScreenShell.Input>()
         for number in 1 ... 300 {

@@ -147,7 +147,10 @@ package struct ClientMachine {
         decoder = FrameDecoder()
         losing = nil
         let limit = opening?.deadline ?? recovery?.deadline ?? now + timeout
-        handshakeWait = max(.milliseconds(100), min(timeout, limit - now))
+        // On the way back to a lost core, each hello gets at most 5 s: the next attempt may
+        // find a core that answers.
+        let longest = recovery == nil ? timeout : min(timeout, .seconds(5))
+        handshakeWait = max(.milliseconds(100), min(longest, limit - now))
         phase = .handshaking(deadline: now + handshakeWait)
         return [.write(ScriptFrames.hello(hello))]
     }
@@ -184,6 +187,27 @@ package struct ClientMachine {
         bytes.withUnsafeBytes { received($0, now: now) }
     }
 
+    /// A frame the core sent, from a transport that frames the stream itself.
+    /// - Parameters:
+    ///   - payload: the frame's payload.
+    ///   - now: the time.
+    package mutating func received(frame payload: [UInt8], now: ContinuousClock.Instant) -> [ClientOutput] {
+        take(payload, now: now)
+    }
+
+    /// The transport found the stream broken (a frame too large, or cut short).
+    /// - Parameters:
+    ///   - error: what broke.
+    ///   - now: the time.
+    package mutating func streamBroke(_ error: FrameError, now: ContinuousClock.Instant) -> [ClientOutput] {
+        switch phase {
+        case .handshaking, .open:
+            return end(.protocolError(ErrorMessage(.badFrame, "the core's stream broke: \(error)")), connected: true)
+        case .idle, .connecting, .waiting, .ended:
+            return []
+        }
+    }
+
     /// The connection ended: the core closed it, or reading or writing failed.
     /// - Parameter now: the time.
     package mutating func connectionEnded(now: ContinuousClock.Instant) -> [ClientOutput] {
@@ -195,7 +219,7 @@ package struct ClientMachine {
                 do {
                     try decoder.finish()
                 } catch {
-                    return end(.protocolError(ErrorMessage(.badFrame, "the core's stream broke: \(error)")), connected: true)
+                    return streamBroke(error, now: now)
                 }
             }
             return lost(now: now)
@@ -264,18 +288,20 @@ package struct ClientMachine {
                 guard let frame = try decoder.nextFrame() else { break }
                 payload = frame
             } catch {
-                outputs += end(.protocolError(ErrorMessage(.badFrame, "the core's stream broke: \(error)")), connected: true)
+                outputs += streamBroke(error, now: now)
                 break
             }
-            if case .handshaking = phase {
-                outputs += handshakeFrame(payload, now: now)
-            } else if phase == .open {
-                outputs += sessionFrame(payload)
-            } else {
-                break
-            }
+            outputs += take(payload, now: now)
         }
         return outputs
+    }
+
+    private mutating func take(_ payload: [UInt8], now: ContinuousClock.Instant) -> [ClientOutput] {
+        switch phase {
+        case .handshaking: handshakeFrame(payload, now: now)
+        case .open: sessionFrame(payload)
+        case .idle, .connecting, .waiting, .ended: []
+        }
     }
 
     /// What the core sent, read the quick way where the frame is in the form the core writes,

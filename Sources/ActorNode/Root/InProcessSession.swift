@@ -14,7 +14,7 @@ public enum InProcessSession {
     public static func attach<State, Action, Environment>(
         to engine: CoreEngine<State, Action, Environment>, peer: String = "in-process",
         limits: SocketConnection.Limits = .init()
-    ) async throws(SystemError) -> ShellSession<State, Action> {
+    ) async throws(SystemError) -> ShellSession {
         var fds: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
             throw SystemError("socketpair")

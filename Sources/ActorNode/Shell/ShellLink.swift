@@ -1,32 +1,27 @@
 import Wire
 
-/// The shell's side of a session: says hello, numbers actions and matches their answers, and
-/// keeps a copy of the core's state up to date from renditions.
+/// A shell's link to the core for code that awaits: it drives a ``ClientMachine`` (which holds
+/// every rule of the protocol: hello, numbering, answers, the mirror, reconnecting and
+/// resending) over ``ShellSession``s, and hands out its news as ``LinkEvent``s with the state
+/// typed.
 ///
-/// Like the core it is written against channels and does not know whether a socket is behind
-/// them. Actions can be pipelined: ``submit(_:)`` sends at once and returns the sequence number,
-/// ``outcome(of:)`` waits for that action's answer.
-///
-/// Renditions are applied as they arrive, each at the cost of its patch alone, so the link
-/// never falls behind the socket. ``events`` is conflated: a consumer that is slower than the
-/// core gets the newest state each time it asks, never a backlog of old ones (principle 5, on
-/// the shell's side), and the typed state is decoded only when someone asks for it.
+/// Actions can be pipelined: ``submit(_:)`` sends at once and returns the sequence number,
+/// ``outcome(of:)`` waits for that action's answer. ``events`` is conflated: a consumer slower
+/// than the core gets the newest state each time it asks, never a backlog of old ones
+/// (principle 5, on the shell's side), and the typed state is decoded only when someone asks.
 ///
 /// Given a way to connect and a ``Reconnection`` window, the link rides through a core's
-/// restart: when the connection is lost it says so, reconnects with backoff, takes the new
-/// welcome's state, and sends every unanswered action again with its original sequence number,
-/// which the core applies at most once.
+/// restart, as the machine's rules say.
 public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     /// How to open a new session to the core.
-    public typealias Connector = @Sendable () async throws(LinkError) -> ShellSession<State, Action>
+    public typealias Connector = @Sendable () async throws(LinkError) -> ShellSession
 
     /// How long a link keeps trying to get back to a core it lost.
     public struct Reconnection: Sendable {
         /// Give up when the core has been unreachable this long.
         public var window: Duration
-        public var initialDelay: Duration = .milliseconds(100)
-        public var maximumDelay: Duration = .seconds(2)
 
+        /// - Parameter window: how long to keep trying.
         public init(window: Duration) {
             self.window = window
         }
@@ -34,32 +29,34 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
 
     public nonisolated let hello: Hello
 
-    private var session: ShellSession<State, Action>?
+    private var machine: ClientMachine?
+    private var session: ShellSession?
+    /// A session given at the start, used for the first connection.
+    private var firstSession: ShellSession?
     private let connector: Connector?
     private let reconnection: Reconnection?
-    private var nextSeq: UInt64 = 1
-    private var outcomes: [UInt64: OutcomeSlot] = [:]
-    /// Actions not yet answered, by sequence number: sent again after a reconnection.
-    private var unanswered: [UInt64: Action] = [:]
-    private var ending: LinkError?
-    private var endingIsOwn = false
-    private var connected = false
-    /// Bumped on every new session, so a receive loop of an old one stops quietly.
+    /// Bumped for every new session, so that the reader of an old one stops quietly.
     private var generation = 0
+    /// Bumped for every timer armed, so that only the newest one ticks.
+    private var timerGeneration = 0
 
-    private var revision: UInt64 = 0
+    private var outcomes: [UInt64: OutcomeSlot] = [:]
+    private var opening: CheckedContinuation<Void, Never>?
+
     /// Shells and watchers attached, as the core last said.
-    public private(set) var shells = 0
-    /// The typed state at `revision`, when it has been decoded since the last patch.
+    public var shells: Int { machine?.shells ?? 0 }
+    /// The typed state at `decodedRevision`, when it has been decoded since the last change.
     private var decoded: State?
-    /// The JSON of the state at `revision`, once a patch has needed it.
-    private var document: JSONValue?
-    private var opened = false
+    private var decodedRevision: UInt64?
 
     private var deliveredRevision: UInt64?
     /// Events other than states (notices, connection changes) not yet handed to the consumer,
     /// each with the revision the link was at when it happened (the oldest dropped past 100).
     private var pendingEvents: [(event: LinkEvent<State>, after: UInt64)] = []
+    private var ended = false
+    /// How the link ended (nil: this client closed it).
+    private var endError: LinkError?
+    private var endingIsOwn = false
     private var endingDelivered = false
     private var eventWaiter: CheckedContinuation<Void, Never>?
 
@@ -69,15 +66,22 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     }
 
     /// A link over one session, without reconnection.
-    public init(session: ShellSession<State, Action>, hello: Hello) {
-        self.session = session
+    /// - Parameters:
+    ///   - session: the connection.
+    ///   - hello: what to say.
+    public init(session: ShellSession, hello: Hello) {
         self.hello = hello
+        firstSession = session
         connector = nil
         reconnection = nil
     }
 
     /// A link that opens its sessions with `connector`, and reconnects within `reconnection`
     /// (nil: never).
+    /// - Parameters:
+    ///   - hello: what to say on every connection.
+    ///   - reconnection: how long a lost core is tried again.
+    ///   - connector: how to open a session.
     public init(hello: Hello, reconnection: Reconnection?, connector: @escaping Connector) {
         self.hello = hello
         self.connector = connector
@@ -92,98 +96,64 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
 
     /// The latest state the core reported, and its revision.
     public var current: (revision: UInt64, state: State)? {
-        guard let state = try? currentState() else { return nil }
-        return (revision, state)
+        guard let machine, machine.welcome != nil, let state = try? currentState() else { return nil }
+        return (machine.revision, state)
     }
 
     /// Connects if needed, says hello and waits for the welcome. Afterwards ``events`` starts
     /// with the welcome's state. With a ``Reconnection``, a connection lost before the welcome
     /// (a core dying just then) is tried again within its window.
+    /// - Parameter timeout: how long the core has to answer a hello.
     public func open(timeout: Duration = .seconds(5)) async throws(LinkError) -> Welcome<State> {
-        let deadline = ContinuousClock.now + max(timeout, reconnection?.window ?? timeout)
-        var delay = reconnection?.initialDelay ?? .zero
-        while true {
-            do throws(LinkError) {
-                let session: ShellSession<State, Action>
-                if let existing = self.session {
-                    session = existing
-                } else if let connector {
-                    session = try await connector()
-                } else {
-                    throw LinkError.closed("no way to reach the core")
-                }
-                let remaining = deadline - ContinuousClock.now
-                let welcome = try await handshake(session, timeout: max(.milliseconds(100), min(timeout, remaining)))
-                opened = true
-                wakeConsumer()
-                return welcome
-            } catch {
-                self.session = nil
-                switch error {
-                case .versionMismatch, .protocolError, .goodbye, .untrusted:
-                    throw error
-                case .closed, .timedOut, .unreachable, .noSocket:
-                    guard let reconnection, connector != nil, ContinuousClock.now < deadline else { throw error }
-                    try? await Task.sleep(for: delay)
-                    delay = min(max(delay * 2, reconnection.initialDelay), reconnection.maximumDelay)
-                }
-            }
+        guard machine == nil else { throw .closed("the link was opened already") }
+        var machine = ClientMachine(
+            hello: hello, timeout: timeout,
+            reconnection: reconnection.map { ClientMachine.Reconnection(window: $0.window) }, mirrors: true)
+        let outputs = machine.start(now: .now)
+        self.machine = machine
+        perform(outputs)
+        while !(self.machine?.isOpen ?? false), !ended {
+            await withCheckedContinuation { opening = $0 }
         }
-    }
-
-    /// Says hello on `session` and takes its welcome; starts receiving on it.
-    private func handshake(_ session: ShellSession<State, Action>, timeout: Duration) async throws(LinkError) -> Welcome<State> {
-        guard await session.outbound.send(.hello(hello)) else {
-            throw .closed("the connection to the core closed before hello")
+        guard let machine = self.machine, machine.isOpen, let welcome = machine.welcome else {
+            throw endError ?? .closed("the link closed before the welcome")
         }
-        switch await session.inbound.receive(timeout: timeout) {
-        case .timedOut:
-            session.outbound.close()
-            throw .timedOut("the core did not answer hello within \(timeout.readable)")
-        case .ended:
-            throw .closed("the core closed the connection before welcoming this client")
-        case let .message(.welcome(welcome)):
-            self.session = session
-            connected = true
-            generation += 1
-            shells = welcome.shells
-            revision = welcome.revision
-            decoded = welcome.snapshot
-            document = nil
-            let current = generation
-            Task { await self.receiveLoop(session, generation: current) }
-            return welcome
-        case let .message(.error(error)):
-            session.outbound.close()
-            throw error.code == ErrorCode.versionMismatch.rawValue ? .versionMismatch(error) : .protocolError(error)
-        case let .message(other):
-            session.outbound.close()
-            throw .protocolError(ErrorMessage(.unexpectedMessage, "the core answered hello with \(other.name) instead of welcome"))
+        let state: State
+        do {
+            state = try currentState()
+        } catch {
+            throw .protocolError(ErrorMessage(.badFrame, "the state at revision \(welcome.revision) does not decode: \(error)"))
         }
+        return Welcome(protocolVersion: ProtocolVersion.current, core: "", pid: welcome.pid, shells: welcome.shells, revision: welcome.revision, snapshot: state)
     }
 
     /// Sends an action without waiting for its answer; returns its sequence number. While the
     /// link reconnects, the action waits and is sent once it is back.
+    /// - Parameter action: the action.
     public func submit(_ action: Action) throws(LinkError) -> UInt64 {
-        if let ending { throw ending }
-        let seq = nextSeq
-        nextSeq += 1
-        outcomes[seq] = .waiting(nil)
-        unanswered[seq] = action
-        if connected, let session {
-            session.outbound.trySend(.action(ActionRequest(client: hello.client, seq: seq, action: action)))
+        let json: [UInt8]
+        do {
+            json = try WireJSON.encode(action)
+        } catch {
+            throw .protocolError(ErrorMessage(.internalError, "could not encode the action: \(error)"))
         }
+        guard var machine else { throw .closed("the link is not open") }
+        let (seq, outputs) = try machine.submit(json)
+        self.machine = machine
+        outcomes[seq] = .waiting(nil)
+        perform(outputs)
         return seq
     }
 
     /// Waits for the answer to the action sent as `seq`.
+    /// - Parameter seq: what ``submit(_:)`` returned.
     public func outcome(of seq: UInt64) async throws(LinkError) -> ActionOutcome {
         switch outcomes[seq] {
         case let .answered(outcome)?:
             outcomes[seq] = nil
             return outcome
         case .waiting(nil)?:
-            if let ending { throw ending }
+            if ended { throw endError ?? .closed("this client closed the link") }
             let result = await withCheckedContinuation { continuation in
                 outcomes[seq] = .waiting(continuation)
             }
@@ -196,6 +166,7 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     }
 
     /// Sends an action and waits for its answer.
+    /// - Parameter action: the action.
     public func send(_ action: Action) async throws(LinkError) -> ActionOutcome {
         let seq = try submit(action)
         return try await outcome(of: seq)
@@ -203,12 +174,11 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
 
     /// Says bye and closes the link.
     public func close() async {
-        guard ending == nil else { return }
-        if let session {
-            session.outbound.trySend(.bye(Bye()))
-            session.outbound.close()
-        }
-        end(.closed("this client closed the link"), own: true)
+        guard var machine, !ended else { return }
+        let outputs = machine.close()
+        self.machine = machine
+        endingIsOwn = true
+        perform(outputs)
     }
 
     /// The next event for the consumer of ``events``: a notice or connection change whose state
@@ -217,26 +187,27 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     /// state it followed.
     public func nextEvent() async -> LinkEvent<State>? {
         while true {
+            let opened = machine?.welcome != nil
             if let pending = pendingEvents.first, pending.after <= (deliveredRevision ?? 0) || !opened {
                 pendingEvents.removeFirst()
                 return pending.event
             }
-            if opened, connected, deliveredRevision.map({ revision > $0 }) ?? true {
+            if let machine, machine.isOpen, deliveredRevision.map({ machine.revision > $0 }) ?? true {
                 do {
                     let state = try currentState()
-                    deliveredRevision = revision
-                    return .state(revision: revision, state)
+                    deliveredRevision = machine.revision
+                    return .state(revision: machine.revision, state)
                 } catch {
-                    end(.protocolError(ErrorMessage(.badFrame, "the state at revision \(revision) does not decode: \(error)")))
+                    fail(.protocolError(ErrorMessage(.badFrame, "the state at revision \(machine.revision) does not decode: \(error)")))
                 }
             }
             if let pending = pendingEvents.first {
                 pendingEvents.removeFirst()
                 return pending.event
             }
-            if let ending, !endingDelivered {
+            if ended, !endingDelivered {
                 endingDelivered = true
-                return .ended(endingIsOwn ? nil : ending)
+                return .ended(endingIsOwn ? nil : endError)
             }
             if endingDelivered || Task.isCancelled { return nil }
             await withTaskCancellationHandler {
@@ -247,7 +218,151 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
         }
     }
 
-    private func post(_ event: LinkEvent<State>) {
+    // MARK: Driving the machine
+
+    private func perform(_ outputs: [ClientOutput]) {
+        for output in outputs {
+            switch output {
+            case .connect:
+                connect()
+            case let .write(bytes):
+                session?.outbound.trySend(bytes)
+            case .disconnect:
+                session?.outbound.close()
+                session = nil
+                generation += 1
+            case let .event(event):
+                take(event)
+            }
+        }
+        armTimer()
+    }
+
+    private func take(_ event: ClientEvent) {
+        let revision = machine?.revision ?? 0
+        switch event {
+        case .welcomed:
+            opening?.resume()
+            opening = nil
+        case .changed:
+            wakeConsumer()
+        case let .answered(seq, outcome):
+            answer(seq, outcome)
+        case let .notice(text):
+            post(.notice(text), after: revision)
+        case let .presence(shells):
+            post(.presence(shells: shells), after: revision)
+        case let .reconnecting(reason):
+            post(.reconnecting(reason), after: revision)
+        case let .reconnected(revision):
+            // The welcome's state is shown if it is newer, as usual; if it is older (a machine
+            // crash took back what was not yet on disk), it is shown all the same.
+            if let delivered = deliveredRevision, revision < delivered { deliveredRevision = nil }
+            post(.reconnected(revision: revision), after: revision)
+        case let .ended(ending):
+            guard !ended else { return }
+            ended = true
+            endError = ending
+            let error = ending ?? .closed("this client closed the link")
+            for (seq, slot) in outcomes {
+                if case let .waiting(continuation?) = slot {
+                    continuation.resume(returning: .failure(error))
+                    outcomes[seq] = nil
+                }
+            }
+            opening?.resume()
+            opening = nil
+            wakeConsumer()
+        }
+    }
+
+    private func connect() {
+        let current = generation
+        if let first = firstSession {
+            firstSession = nil
+            attach(first)
+            return
+        }
+        guard let connector else {
+            feed { $0.connectFailed(.closed("no way to reach the core"), now: .now) }
+            return
+        }
+        Task {
+            do throws(LinkError) {
+                let session = try await connector()
+                self.connectionMade(session, generation: current)
+            } catch {
+                self.feed { $0.connectFailed(error, now: .now) }
+            }
+        }
+    }
+
+    private func connectionMade(_ session: ShellSession, generation: Int) {
+        guard generation == self.generation, !ended else {
+            session.outbound.close()
+            return
+        }
+        attach(session)
+    }
+
+    /// Takes `session` as the current connection and starts reading it.
+    private func attach(_ session: ShellSession) {
+        generation += 1
+        self.session = session
+        let current = generation
+        Task { await self.read(session, generation: current) }
+        feed { $0.connected(now: .now) }
+    }
+
+    private func read(_ session: ShellSession, generation: Int) async {
+        while let input = await session.inbound.receive() {
+            guard generation == self.generation else { return }
+            switch input {
+            case let .frame(payload):
+                feed { $0.received(frame: payload, now: .now) }
+            case let .broken(error):
+                feed { $0.streamBroke(error, now: .now) }
+            }
+        }
+        guard generation == self.generation else { return }
+        feed { $0.connectionEnded(now: .now) }
+    }
+
+    /// Hands something to the machine and does what it says.
+    private func feed(_ step: (inout ClientMachine) -> [ClientOutput]) {
+        guard var machine else { return }
+        let outputs = step(&machine)
+        self.machine = machine
+        perform(outputs)
+    }
+
+    /// Makes sure ``tick()`` runs at the machine's next deadline.
+    private func armTimer() {
+        guard let deadline = machine?.deadline else { return }
+        timerGeneration += 1
+        let current = timerGeneration
+        Task {
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            self.tick(generation: current)
+        }
+    }
+
+    private func tick(generation: Int) {
+        guard generation == timerGeneration else { return }
+        feed { $0.tick(now: .now) }
+    }
+
+    /// Ends the link for a reason found on this side (a state that does not decode).
+    private func fail(_ error: LinkError) {
+        guard !ended else { return }
+        // The machine's session is over as far as this link is concerned.
+        session?.outbound.close()
+        session = nil
+        generation += 1
+        take(.ended(error))
+    }
+
+    private func post(_ event: LinkEvent<State>, after revision: UInt64) {
         pendingEvents.append((event, revision))
         if pendingEvents.count > 100 { pendingEvents.removeFirst() }
         wakeConsumer()
@@ -259,141 +374,15 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     }
 
     private func currentState() throws -> State {
-        if let decoded { return decoded }
-        guard let document else { throw LinkError.closed("no state yet") }
-        let state = try document.decode(as: State.self)
+        guard let machine else { throw LinkError.closed("no state yet") }
+        if let decoded, decodedRevision == machine.revision { return decoded }
+        let state = try (machine.document ?? .null).decode(as: State.self)
         decoded = state
+        decodedRevision = machine.revision
         return state
     }
 
-    private func receiveLoop(_ session: ShellSession<State, Action>, generation: Int) async {
-        var lost = "the connection to the core was lost"
-        var goodbye = false
-        while let message = await session.inbound.receive() {
-            guard ending == nil, generation == self.generation else { return }
-            switch message {
-            case let .ack(ack):
-                answer(ack.seq, .applied(revision: ack.revision))
-            case let .reject(reject):
-                answer(reject.seq, .rejected(reject))
-            case let .rendition(rendition):
-                do throws(LinkError) {
-                    try apply(rendition)
-                    wakeConsumer()
-                } catch {
-                    session.outbound.close()
-                    end(error)
-                    return
-                }
-            case let .notice(notice):
-                post(.notice(notice.text))
-            case let .presence(presence):
-                shells = presence.shells
-                post(.presence(shells: presence.shells))
-            case let .error(error):
-                // A refusal of this client (version, protocol) is final; falling behind is not.
-                guard error.code == ErrorCode.tooSlow.rawValue, reconnection != nil else {
-                    end(error.code == ErrorCode.versionMismatch.rawValue ? .versionMismatch(error) : .protocolError(error))
-                    return
-                }
-                lost = "the core let this client go: \(error.message)"
-            case let .bye(bye):
-                lost = LinkError.goodbye(bye.reason).description
-                goodbye = true
-            case .welcome:
-                session.outbound.close()
-                end(.protocolError(ErrorMessage(.unexpectedMessage, "the core sent a second welcome")))
-                return
-            }
-        }
-        guard ending == nil, generation == self.generation else { return }
-        connected = false
-        guard let reconnection, connector != nil else {
-            end(goodbye ? .goodbye(nil) : .closed(lost))
-            return
-        }
-        // After a goodbye the core was usually stopped for good; say "reconnecting" only once
-        // the first attempt shows that it may come back.
-        if !goodbye { post(.reconnecting(lost)) }
-        await reconnect(within: reconnection, after: lost, goodbye: goodbye)
-    }
-
-    /// Tries to get back to a core, with growing delays, until the window closes.
-    private func reconnect(within reconnection: Reconnection, after reason: String, goodbye: Bool) async {
-        guard let connector else { return }
-        let deadline = ContinuousClock.now + reconnection.window
-        var delay = reconnection.initialDelay
-        var announced = !goodbye
-        func announce() {
-            if !announced { post(.reconnecting(reason)) }
-            announced = true
-        }
-        while ending == nil {
-            try? await Task.sleep(for: delay)
-            delay = min(delay * 2, reconnection.maximumDelay)
-            let remaining = deadline - ContinuousClock.now
-            do {
-                let session = try await connector()
-                _ = try await handshake(session, timeout: max(.milliseconds(100), min(remaining, .seconds(5))))
-                // The welcome's state is shown if it is newer, as usual; if it is older (a
-                // machine crash took back what was not yet on disk), it is shown all the same.
-                if let delivered = deliveredRevision, revision < delivered { deliveredRevision = nil }
-                announce()
-                post(.reconnected(revision: revision))
-                for seq in unanswered.keys.sorted() {
-                    session.outbound.trySend(.action(ActionRequest(client: hello.client, seq: seq, action: unanswered[seq]!)))
-                }
-                return
-            } catch {
-                if case .noSocket = error, goodbye {
-                    // The core said goodbye and its socket is gone: it was stopped for good.
-                    end(.goodbye(nil))
-                    return
-                }
-                switch error {
-                case .versionMismatch, .untrusted:
-                    // Not the core we lost, nor one to talk to: stop here, nothing is resent.
-                    end(error)
-                    return
-                default:
-                    break
-                }
-                announce()
-                guard ContinuousClock.now < deadline else {
-                    end(.closed("\(reason), and it was not back within \(reconnection.window.readable) (\(error))"))
-                    return
-                }
-            }
-        }
-    }
-
-    private func apply(_ rendition: Rendition<State>) throws(LinkError) {
-        switch rendition.content {
-        case let .snapshot(snapshot):
-            guard rendition.revision > revision else {
-                throw .protocolError(ErrorMessage(.badFrame, "snapshot for revision \(rendition.revision) after revision \(revision)"))
-            }
-            decoded = snapshot
-            document = nil
-        case let .patch(patch):
-            guard rendition.revision == revision + 1 else {
-                throw .protocolError(ErrorMessage(.badFrame, "patch for revision \(rendition.revision) does not follow revision \(revision)"))
-            }
-            do {
-                var json = try document ?? JSONValue(encoding: currentState())
-                document = nil
-                try json.applyInPlace(patch)
-                document = json
-                decoded = nil
-            } catch {
-                throw .protocolError(ErrorMessage(.badFrame, "the patch for revision \(rendition.revision) does not apply: \(error)"))
-            }
-        }
-        revision = rendition.revision
-    }
-
     private func answer(_ seq: UInt64, _ outcome: ActionOutcome) {
-        unanswered[seq] = nil
         switch outcomes[seq] {
         case let .waiting(continuation?)?:
             outcomes[seq] = nil
@@ -403,20 +392,6 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
         case .answered?, nil:
             break
         }
-    }
-
-    private func end(_ error: LinkError, own: Bool = false) {
-        guard ending == nil else { return }
-        ending = error
-        endingIsOwn = own
-        connected = false
-        for (seq, slot) in outcomes {
-            if case let .waiting(continuation?) = slot {
-                continuation.resume(returning: .failure(error))
-                outcomes[seq] = nil
-            }
-        }
-        wakeConsumer()
     }
 }
 

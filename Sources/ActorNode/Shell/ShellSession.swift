@@ -1,12 +1,27 @@
 import Wire
 
-/// The core as one shell sees it: a channel of the core's messages in, a channel of its own out.
-public struct ShellSession<State: Codable & Sendable, Action: Codable & Sendable>: Sendable {
-    public let inbound: any Receiving<ServerMessage<State>>
-    public let outbound: Chan<ClientMessage<Action>>
+/// One connection to a core as a shell's link uses it: the frames the core sent, in order, and
+/// a channel for the bytes to send. The link's ``ClientMachine`` reads and writes them; the
+/// session only carries them.
+public struct ShellSession: Sendable {
+    /// What came from the core: each frame's payload, then the end of the stream.
+    public let inbound: any Receiving<SessionInput>
+    /// Bytes to send (whole frames); closing it ends the connection.
+    public let outbound: Chan<[UInt8]>
 
-    public init(inbound: any Receiving<ServerMessage<State>>, outbound: Chan<ClientMessage<Action>>) {
+    /// - Parameters:
+    ///   - inbound: the core's frames.
+    ///   - outbound: where to put bytes to send.
+    public init(inbound: any Receiving<SessionInput>, outbound: Chan<[UInt8]>) {
         self.inbound = inbound
         self.outbound = outbound
     }
+}
+
+/// One thing a session's reader got from the core.
+public enum SessionInput: Sendable {
+    /// A frame's payload.
+    case frame([UInt8])
+    /// The stream broke the framing (a frame too large, or cut short); nothing follows.
+    case broken(FrameError)
 }

@@ -55,25 +55,12 @@ enum CoreConnection<App: ShellApp> {
     static func open(
         _ options: ShellOptions, role: ClientRole, name: String, reconnectFor window: Duration? = nil
     ) async throws(CommandFailure) -> (Link, Welcome<App.State>) {
-        let path = socketPath(options)
-        do {
-            _ = try UnixSocket.address(path)
-        } catch {
-            throw .usage(error.description, program: App.program)
-        }
+        let path = try checkedSocketPath(options)
         let timeout = options.timeout
         // The first connection fails at once when nothing is there; later ones (after a
-        // restart) are retried within the window.
-        let first: ShellSession<App.State, App.Action>
-        do {
-            first = try await SocketClient.connect(to: path, timeout: timeout)
-        } catch {
-            throw failure(error)
-        }
-        let handedOut = FirstSession(first)
+        // restart) are retried within the window (the machine's rule).
         let link = Link(hello: Hello(role: role, client: ClientIdentity.current, name: name), reconnection: window.map(Link.Reconnection.init)) { () throws(LinkError) in
-            if let session = handedOut.take() { return session }
-            return try await SocketClient.connect(to: path, timeout: timeout)
+            try await SocketClient.connect(to: path, timeout: timeout)
         }
         do {
             let welcome = try await link.open(timeout: options.timeout)
@@ -154,21 +141,5 @@ final class Watchdog: Sendable {
         ])
         guard let outcome else { throw CommandFailure(.unreachable, "\(message)") }
         return try outcome.get()
-    }
-}
-
-/// The session a command opened first, handed to its link once.
-private final class FirstSession<State: Codable & Sendable, Action: Codable & Sendable>: Sendable {
-    private let session: Mutex<ShellSession<State, Action>?>
-
-    init(_ session: ShellSession<State, Action>) {
-        self.session = Mutex(session)
-    }
-
-    func take() -> ShellSession<State, Action>? {
-        session.withLock { session in
-            defer { session = nil }
-            return session
-        }
     }
 }
