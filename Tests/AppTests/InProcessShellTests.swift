@@ -11,7 +11,12 @@ import Testing
 @Suite("To-do Core and Shell in one process")
 struct InProcessShellTests {
     private func makeCore() -> CoreEngine<AppState, AppAction, AppEnvironment> {
-        CoreEngine(state: AppState(), reducer: AppReducer.reducer, environment: AppEnvironment())
+        // Not about the handshake's deadline: in a full run, CPU-bound tests can hold Swift's two
+        // pool threads for longer than the usual 10 s before a link's hello is written (as in
+        // CoreEngineTests; seen failing with handshake_timeout in a full run beside a build).
+        var limits = CoreEngine<AppState, AppAction, AppEnvironment>.Limits()
+        limits.handshakeTimeout = .seconds(120)
+        return CoreEngine(state: AppState(), reducer: AppReducer.reducer, environment: AppEnvironment(), limits: limits)
     }
 
     private func link(to core: CoreEngine<AppState, AppAction, AppEnvironment>, role: ClientRole, name: String) async throws -> ShellLink<AppState, AppAction> {

@@ -11,7 +11,10 @@ import Testing
 struct KeyOrderTests {
     @Test("300 keys typed in a row are applied in the order typed", .timeLimit(.minutes(1)))
     func keysInOrder() async throws {
-        let core = CoreEngine(state: AppState(), reducer: AppReducer.reducer, environment: AppEnvironment())
+        // Not about the handshake's deadline (see InProcessShellTests.makeCore).
+        var limits = CoreEngine<AppState, AppAction, AppEnvironment>.Limits()
+        limits.handshakeTimeout = .seconds(120)
+        let core = CoreEngine(state: AppState(), reducer: AppReducer.reducer, environment: AppEnvironment(), limits: limits)
         let session = try await InProcessSession.attach(to: core)
         let link = ShellLink<AppState, AppAction>(session: session, hello: Hello(role: .shell, client: "keys", name: "keys"))
         _ = try await link.open()

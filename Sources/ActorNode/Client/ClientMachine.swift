@@ -55,7 +55,7 @@ package struct ClientMachine {
     /// Set while the first welcome has not come: trying is bounded by `openDeadline`.
     private var opening: Opening?
     /// Set while a lost core is being tried again.
-    private var recovery: Recovery?
+    private var rejoining: Rejoining?
     private var decoder = FrameDecoder()
     private var nextSeq: UInt64 = 1
     /// Actions not yet answered, framed, by sequence number: sent again after a reconnection.
@@ -89,7 +89,7 @@ package struct ClientMachine {
     }
 
     /// Getting back to a core that was lost.
-    private struct Recovery {
+    private struct Rejoining {
         let reason: String
         /// The core said goodbye: a socket that is gone then means it was stopped for good.
         let goodbye: Bool
@@ -146,10 +146,10 @@ package struct ClientMachine {
         opening?.attempted = true
         decoder = FrameDecoder()
         losing = nil
-        let limit = opening?.deadline ?? recovery?.deadline ?? now + timeout
+        let limit = opening?.deadline ?? rejoining?.deadline ?? now + timeout
         // On the way back to a lost core, each hello gets at most 5 s: the next attempt may
         // find a core that answers.
-        let longest = recovery == nil ? timeout : min(timeout, .seconds(5))
+        let longest = rejoining == nil ? timeout : min(timeout, .seconds(5))
         handshakeWait = max(.milliseconds(100), min(longest, limit - now))
         phase = .handshaking(deadline: now + handshakeWait)
         return [.write(ScriptFrames.hello(hello))]
@@ -443,8 +443,8 @@ package struct ClientMachine {
             opening = nil
             outputs.append(.event(.welcomed(revision: received.revision, shells: received.shells, pid: received.pid)))
         } else {
-            if let recovery, !recovery.announced { outputs.append(.event(.reconnecting(recovery.reason))) }
-            recovery = nil
+            if let rejoining, !rejoining.announced { outputs.append(.event(.reconnecting(rejoining.reason))) }
+            rejoining = nil
             outputs.append(.event(.reconnected(revision: revision)))
         }
         // What was submitted before (and not answered on a lost connection) goes now, in order.
@@ -463,9 +463,9 @@ package struct ClientMachine {
         }
         // After a goodbye the core was usually stopped for good; "reconnecting" is said only
         // once the first attempt shows that it may come back.
-        var recovery = Recovery(reason: reason, goodbye: goodbye, announced: !goodbye, deadline: now + reconnection.window)
-        phase = .waiting(until: now + recovery.backoff.next())
-        self.recovery = recovery
+        var rejoining = Rejoining(reason: reason, goodbye: goodbye, announced: !goodbye, deadline: now + reconnection.window)
+        phase = .waiting(until: now + rejoining.backoff.next())
+        self.rejoining = rejoining
         var outputs: [ClientOutput] = [.disconnect]
         if !goodbye { outputs.append(.event(.reconnecting(reason))) }
         return outputs
@@ -485,8 +485,8 @@ package struct ClientMachine {
                 return disconnect
             }
         }
-        guard var recovery, let reconnection else { return end(error, connected: connected) }
-        if case .noSocket = error, recovery.goodbye {
+        guard var rejoining, let reconnection else { return end(error, connected: connected) }
+        if case .noSocket = error, rejoining.goodbye {
             // The core said goodbye and its socket is gone: it was stopped for good.
             return end(.goodbye(nil), connected: connected)
         }
@@ -498,16 +498,16 @@ package struct ClientMachine {
             break
         }
         var outputs = disconnect
-        if !recovery.announced {
-            recovery.announced = true
-            outputs.append(.event(.reconnecting(recovery.reason)))
+        if !rejoining.announced {
+            rejoining.announced = true
+            outputs.append(.event(.reconnecting(rejoining.reason)))
         }
-        guard now < recovery.deadline else {
-            self.recovery = recovery
-            return outputs + end(.closed("\(recovery.reason), and it was not back within \(reconnection.window.readable) (\(error))"), connected: false)
+        guard now < rejoining.deadline else {
+            self.rejoining = rejoining
+            return outputs + end(.closed("\(rejoining.reason), and it was not back within \(reconnection.window.readable) (\(error))"), connected: false)
         }
-        phase = .waiting(until: now + recovery.backoff.next())
-        self.recovery = recovery
+        phase = .waiting(until: now + rejoining.backoff.next())
+        self.rejoining = rejoining
         return outputs
     }
 

@@ -3,7 +3,7 @@ import Wire
 /// `send`: one action (a verb or JSON), or a stream of them from stdin.
 enum SendCommand<App: ShellApp> {
     /// `send VERB ARGS...` or `send --json JSON`: one action, read from the command line by
-    /// `read`, sent on the calling thread with blocking waits (``OneShotLink``); it returns
+    /// `read`, sent on the calling thread with blocking waits (``BlockingClient``); it returns
     /// once the core has answered, within `--timeout` in all (connecting, reconnecting, waiting
     /// for the answer).
     static func one(_ read: (VerbTable<App.Action>) throws(VerbMistake) -> App.Action, options: ShellOptions) throws(CommandFailure) -> ExitStatus {
@@ -53,7 +53,7 @@ enum SendCommand<App: ShellApp> {
         let (link, _) = try await CoreConnection<App>.open(options, role: .script, name: "\(App.program) send -", reconnectFor: options.timeout)
         let watchdog = Watchdog(timeout: options.timeout, message: "the core did not answer")
         let worst = try await watchdog.guarding { () throws(CommandFailure) -> ExitStatus in
-            var inFlight = RingQueue<(line: Int, seq: UInt64)>()
+            var inFlight = RingBuffer<(line: Int, seq: UInt64)>()
             var worst = ExitStatus.success
             var lineNumber = 0
 
@@ -102,28 +102,4 @@ enum SendCommand<App: ShellApp> {
 
 extension ExitStatus: Comparable {
     public static func < (lhs: ExitStatus, rhs: ExitStatus) -> Bool { lhs.rawValue < rhs.rawValue }
-}
-
-/// A small FIFO for the actions in flight.
-struct RingQueue<Element> {
-    private var elements: [Element] = []
-    private var head = 0
-
-    var count: Int { elements.count - head }
-    var isEmpty: Bool { count == 0 }
-
-    mutating func append(_ element: Element) {
-        elements.append(element)
-    }
-
-    mutating func popFirst() -> Element? {
-        guard head < elements.count else { return nil }
-        let element = elements[head]
-        head += 1
-        if head > 1024, head * 2 > elements.count {
-            elements.removeSubrange(0 ..< head)
-            head = 0
-        }
-        return element
-    }
 }

@@ -70,7 +70,7 @@ public enum ShellKit<App: ShellApp> {
     }
 
     /// The commands that do their work on the calling thread with blocking waits (one action,
-    /// the state, watching it: see ``OneShotLink``), as a function from the options to the exit status and
+    /// the state, watching it: see ``BlockingClient``), as a function from the options to the exit status and
     /// what to print on stdout; nil for the others.
     static func blocking(_ command: ShellCommand) -> (@Sendable (ShellOptions) throws(CommandFailure) -> (ExitStatus, [UInt8]))? {
         switch command {
