@@ -73,18 +73,19 @@ extension ShellApp {
     public static var fullScreen: FullScreenAttach<State, Action>? { nil }
 }
 
-/// A full-screen interface for `attach` on a terminal.
+/// A full-screen interface for `attach` on a terminal: the signals it handles, and how to make
+/// it for a session. The shell runs it on its one loop (``FullScreenLoop``).
 public struct FullScreenAttach<State: Codable & Sendable, Action: Codable & Sendable>: Sendable {
     /// The signals it handles (a resize, the stop signals); `main` blocks them first thing.
     public let signals: [Int32]
-    /// Runs the interface on an open link until it ends; `signals` delivers the handled signals.
-    public let run: @Sendable (_ link: ShellLink<State, Action>, _ socket: String, _ signals: Chan<Int32>) async throws(CommandFailure) -> ExitStatus
+    /// Makes the interface for a session with the core at `socket`.
+    public let make: @Sendable (_ socket: String) -> any FullScreenInterface<State, Action>
 
     /// - Parameters:
     ///   - signals: the signals the interface handles.
-    ///   - run: the interface.
-    public init(signals: [Int32], run: @escaping @Sendable (ShellLink<State, Action>, String, Chan<Int32>) async throws(CommandFailure) -> ExitStatus) {
+    ///   - make: makes the interface for a session on a socket.
+    public init(signals: [Int32], make: @escaping @Sendable (_ socket: String) -> any FullScreenInterface<State, Action>) {
         self.signals = signals
-        self.run = run
+        self.make = make
     }
 }

@@ -31,12 +31,15 @@ public enum ShellKit<App: ShellApp> {
         let handled = App.fullScreen?.signals ?? []
         // Before any other thread exists: the full-screen interface's signals wait for it.
         Signals.block(handled)
-        guard command == .attach, AttachCommand<App>.isFullScreen else {
+        guard command == .attach, AttachCommand<App>.isFullScreen, let fullScreen = App.fullScreen else {
             // Every other command keeps the default actions: Ctrl-C ends it.
             Signals.unblock(handled)
             return ProgramMain.run(program: App.program, receiving: []) { () throws(CommandFailure) in try await run(command, options: options).rawValue }
         }
-        return ProgramMain.run(program: App.program, receiving: handled) { () throws(CommandFailure) in try await run(command, options: options).rawValue }
+        // The full-screen interface: the shell's one loop, on this thread, taking the signals.
+        return ProgramMain.runHere(program: App.program) { () throws(CommandFailure) in
+            try AttachCommand<App>.runFullScreen(fullScreen, options: options).rawValue
+        }
     }
 
     /// Runs one command.

@@ -62,14 +62,21 @@ public final class BlockingWriter: Sendable {
 
     /// Queues `text` without waiting. When more than ``enqueueLimit`` items wait, the text is
     /// dropped; a line saying how many were dropped is written once the backlog clears.
+    /// - Parameter text: what to write.
     public func enqueue(_ text: String) {
+        enqueue(Array(text.utf8))
+    }
+
+    /// ``enqueue(_:)-(String)`` for bytes (a terminal's frame).
+    /// - Parameter bytes: what to write.
+    public func enqueue(_ bytes: [UInt8]) {
         let accepted = queue.withLock { queue -> Bool in
             guard queue.failure == nil else { return false }
             guard queue.items.count < enqueueLimit else {
                 queue.dropped += 1
                 return false
             }
-            queue.items.append(Item(bytes: Array(text.utf8), done: nil))
+            queue.items.append(Item(bytes: bytes, done: nil))
             return true
         }
         if accepted { wake.signal() }

@@ -1,0 +1,292 @@
+import CSystemShims
+import Glibc
+import Wire
+
+/// The full-screen shell's one loop, as the core has one: the socket, the keys, the signals and
+/// the timers on one thread that waits in `poll`, driving a ``ClientMachine`` and the app's
+/// ``FullScreenInterface``. A key is read, turned into actions, and their frames written to
+/// the socket in one turn; a rendition is read, applied to the mirror, and the new frame drawn
+/// in one turn. Only the terminal's writes leave the loop, for a writer thread
+/// (``BlockingWriter``), so a paused terminal never holds up the socket.
+///
+/// The signals it handles (a resize, the stop signals) must be blocked in every thread
+/// (``Signals/block(_:)``, first thing in `main`); the loop takes them from a `signalfd`.
+final class FullScreenLoop<Interface: FullScreenInterface> {
+    private var machine: ClientMachine
+    private var interface: Interface
+    /// Opens a connection to the core (a connected socket's descriptor).
+    private let connect: () throws(LinkError) -> Int32
+    private let keysFD: Int32
+    private let signalFD: Int32
+    private let terminal: BlockingWriter
+    private var socket: Int32 = -1
+    /// Bytes for the socket that it did not take yet.
+    private var outbound: [UInt8] = []
+    private var outboundOffset = 0
+    private var started = false
+    private var wakeAt: ContinuousClock.Instant?
+    /// A change the interface has not been shown yet.
+    private var stateChanged = false
+    private var ending: FullScreenOutcome?
+    private var scratch = [UInt8](repeating: 0, count: 64 << 10)
+
+    /// - Parameters:
+    ///   - machine: the protocol's state, not started.
+    ///   - interface: the app's interface, not started.
+    ///   - signals: the signals to take (blocked in every thread).
+    ///   - keys: where keys are read (the terminal: 0).
+    ///   - terminal: where frames are written.
+    ///   - connect: opens a connection to the core.
+    init(
+        machine: ClientMachine, interface: Interface, signals: [Int32], keys: Int32 = 0,
+        terminal: BlockingWriter = .standardOutput, connect: @escaping () throws(LinkError) -> Int32
+    ) {
+        self.machine = machine
+        self.interface = interface
+        self.connect = connect
+        keysFD = keys
+        self.terminal = terminal
+        var set = Signals.signalSet(signals)
+        signalFD = signals.isEmpty ? -1 : signalfd(-1, &set, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
+    }
+
+    deinit {
+        if socket >= 0 { close(socket) }
+        if signalFD >= 0 { close(signalFD) }
+    }
+
+    /// Runs until the session ends; the terminal is given back however it ends.
+    /// - Returns: how it ended.
+    /// - Throws: the interface's refusal to start (no terminal to take over).
+    func run() throws(CommandFailure) -> FullScreenOutcome {
+        defer {
+            if started {
+                terminal.flushBlocking(timeout: .seconds(2))
+                interface.stop()
+            }
+        }
+        perform(machine.start(now: .now))
+        while true {
+            if let ending {
+                if case .quit = ending { perform(machine.close()) }
+                return ending
+            }
+            if machine.isOpen, !started {
+                try interface.start()
+                started = true
+                take(.presence(shells: machine.shells))
+                stateChanged = true
+            }
+            if stateChanged, started, ending == nil { showState() }
+            if started, ending == nil { draw() }
+            waitAndHandle()
+        }
+    }
+
+    // MARK: Waiting
+
+    private func waitAndHandle() {
+        var descriptors: [pollfd] = []
+        var socketIndex: Int?
+        if socket >= 0 {
+            socketIndex = descriptors.count
+            descriptors.append(pollfd(fd: socket, events: Int16(POLLIN) | (outboundOffset < outbound.count ? Int16(POLLOUT) : 0), revents: 0))
+        }
+        var keysIndex: Int?
+        if started, keysFD >= 0 {
+            keysIndex = descriptors.count
+            descriptors.append(pollfd(fd: keysFD, events: Int16(POLLIN), revents: 0))
+        }
+        var signalIndex: Int?
+        if signalFD >= 0 {
+            signalIndex = descriptors.count
+            descriptors.append(pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0))
+        }
+        let deadline = [machine.deadline, wakeAt].compactMap { $0 }.min()
+        let ready = poll(&descriptors, nfds_t(descriptors.count), Self.milliseconds(until: deadline))
+        if ready < 0, errno != EINTR { ending = .lost(.closed("poll failed: \(SystemError("poll"))")) }
+        let now = ContinuousClock.now
+        if let signalIndex, descriptors[signalIndex].revents != 0 { takeSignals() }
+        if let socketIndex, descriptors[socketIndex].revents != 0 {
+            if descriptors[socketIndex].revents & Int16(POLLOUT) != 0 { flush() }
+            if descriptors[socketIndex].revents & ~Int16(POLLOUT) != 0 { readSocket() }
+        }
+        if let keysIndex, descriptors[keysIndex].revents != 0 { readKeys() }
+        if let due = machine.deadline, due <= now { perform(machine.tick(now: now)) }
+        if let wake = wakeAt, wake <= now {
+            wakeAt = nil
+            take(.wake)
+        }
+    }
+
+    private func readSocket() {
+        // What one wake brings, up to a bound, so that keys are read between large bursts.
+        for _ in 0 ..< 16 {
+            guard socket >= 0, ending == nil else { return }
+            let count = scratch.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count > 0 {
+                let outputs = scratch.withUnsafeBytes { machine.received(UnsafeRawBufferPointer(rebasing: $0[..<count]), now: .now) }
+                perform(outputs)
+                continue
+            }
+            if count < 0, errno == EINTR { continue }
+            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { return }
+            perform(machine.connectionEnded(now: .now))
+            return
+        }
+    }
+
+    private func readKeys() {
+        let count = scratch.withUnsafeMutableBytes { read(keysFD, $0.baseAddress, $0.count) }
+        if count > 0 {
+            take(.keys(Array(scratch[..<count])))
+        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+            // The terminal is gone: nobody is there to type.
+            ending = ending ?? .quit
+        }
+    }
+
+    private func takeSignals() {
+        var info = signalfd_siginfo()
+        while read(signalFD, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
+            let signal = Int32(info.ssi_signo)
+            if signal == SIGWINCH {
+                if started { take(.resized) }
+            } else {
+                ending = ending ?? .stopped(signal)
+            }
+        }
+    }
+
+    // MARK: The machine
+
+    private func perform(_ outputs: [ClientOutput]) {
+        for output in outputs {
+            switch output {
+            case .connect:
+                do throws(LinkError) {
+                    socket = try connect()
+                    let flags = fcntl(socket, F_GETFL)
+                    _ = fcntl(socket, F_SETFL, flags | O_NONBLOCK)
+                    outbound = []
+                    outboundOffset = 0
+                    perform(machine.connected(now: .now))
+                } catch {
+                    perform(machine.connectFailed(error, now: .now))
+                }
+            case let .write(bytes):
+                outbound += bytes
+                flush()
+            case .disconnect:
+                if socket >= 0 {
+                    flush()
+                    close(socket)
+                }
+                socket = -1
+                outbound = []
+                outboundOffset = 0
+            case let .event(event):
+                switch event {
+                case .welcomed:
+                    break
+                case .changed:
+                    stateChanged = true
+                case let .answered(_, .rejected(reject)):
+                    take(.rejected(reject))
+                case .answered:
+                    break
+                case let .notice(text):
+                    // A notice follows the state it came after.
+                    if stateChanged, started { showState() }
+                    take(.notice(text))
+                case let .presence(shells):
+                    take(.presence(shells: shells))
+                case let .reconnecting(reason):
+                    take(.reconnecting(reason))
+                case let .reconnected(revision):
+                    stateChanged = true
+                    take(.reconnected(revision: revision))
+                case let .ended(error):
+                    ending = ending ?? (error.map { .lost($0) } ?? .quit)
+                }
+            }
+        }
+    }
+
+    /// Writes what the socket takes now; the rest waits for `POLLOUT`.
+    private func flush() {
+        while socket >= 0, outboundOffset < outbound.count {
+            let sent = outbound.withUnsafeBytes { send(socket, $0.baseAddress! + outboundOffset, $0.count - outboundOffset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if sent >= 0 {
+                outboundOffset += sent
+            } else if errno == EINTR {
+                continue
+            } else {
+                // EAGAIN waits for POLLOUT; a broken connection shows when reading.
+                break
+            }
+        }
+        if outboundOffset == outbound.count {
+            outbound.removeAll(keepingCapacity: true)
+            outboundOffset = 0
+        }
+    }
+
+    // MARK: The interface
+
+    private func take(_ input: FullScreenInput<Interface.State>) {
+        guard started else { return }
+        let reply = interface.handle(input)
+        for action in reply.actions {
+            do throws(LinkError) {
+                let json: [UInt8]
+                do {
+                    json = try WireJSON.encode(action)
+                } catch {
+                    throw .protocolError(ErrorMessage(.internalError, "could not encode the action: \(error)"))
+                }
+                let (_, outputs) = try machine.submit(json)
+                perform(outputs)
+            } catch {
+                ending = ending ?? .lost(error)
+            }
+        }
+        if let after = reply.wakeAfter { wakeAt = .now + after }
+        if reply.quit { ending = ending ?? .quit }
+    }
+
+    /// Hands the interface the newest state, decoded from the mirror.
+    private func showState() {
+        stateChanged = false
+        do {
+            let state = try (machine.document ?? .null).decode(as: Interface.State.self)
+            take(.state(revision: machine.revision, state))
+        } catch {
+            ending = ending ?? .lost(.protocolError(ErrorMessage(.badFrame, "the state at revision \(machine.revision) does not decode: \(error)")))
+        }
+    }
+
+    private func draw() {
+        let bytes = interface.frame()
+        if !bytes.isEmpty { terminal.enqueue(bytes) }
+    }
+
+    private static func milliseconds(until deadline: ContinuousClock.Instant?) -> Int32 {
+        guard let deadline else { return -1 }
+        let left = ContinuousClock.now.duration(to: deadline)
+        guard left > .zero else { return 0 }
+        let (seconds, attoseconds) = left.components
+        // Rounded up, so that a wait never ends just before its deadline.
+        return Int32(min(seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000, Int64(Int32.max)))
+    }
+}
+
+/// How a session on a ``FullScreenLoop`` ended.
+enum FullScreenOutcome: Equatable {
+    /// The user left (or the link was closed by this side).
+    case quit
+    /// A stop signal came.
+    case stopped(Int32)
+    /// The link ended on the core's side.
+    case lost(LinkError)
+}
