@@ -236,7 +236,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         } catch {
             fail(error)
         }
-        let bye = Self.frame(ServerMessage<State>.bye(Bye(reason: reason)))
+        let bye = ServerMessage<State>.bye(Bye(reason: reason)).frame()
         for number in clients.keys.sorted() {
             guard let client = clients[number], !client.finishing else { continue }
             if client.hello != nil { pending.append(.frame(client: number, bytes: bye, isAnswer: false)) }
@@ -280,7 +280,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
                 }
                 if let peer = UnixSocket.peerCredentials(accepted), peer.uid != getuid(), peer.uid != 0 {
                     // The socket is new and its buffer empty: this small write cannot block.
-                    let refusal = FramePump.errorFrame(.permissionDenied, "this core serves user \(getuid()) only")
+                    let refusal = ServerMessage<JSONValue>.error(ErrorMessage(.permissionDenied, "this core serves user \(getuid()) only")).frame()
                     _ = refusal.withUnsafeBytes { Glibc.send(accepted, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                     close(accepted)
                     log("refused a connection from pid \(peer.pid), user \(peer.uid)")
@@ -614,40 +614,17 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     private func welcomeFrame(shells: Int) -> [UInt8] {
         guard let state = stateJSON() else {
             let welcome = Welcome(core: instanceID, pid: getpid(), shells: shells, revision: kernel.revision, snapshot: kernel.state)
-            return Self.frame(ServerMessage<State>.welcome(welcome))
+            return ServerMessage<State>.welcome(welcome).frame()
         }
-        // `Welcome`'s JSON, keys sorted, around the state's text.
-        var payload: [UInt8] = []
-        payload.reserveCapacity(state.count + 160)
-        payload += #"{"welcome":{"core":"#.utf8
-        payload += JSONFragment.string(instanceID)
-        payload += #","pid":"#.utf8
-        payload += String(getpid()).utf8
-        payload += #","protocol":"#.utf8
-        payload += String(ProtocolVersion.current).utf8
-        payload += #","revision":"#.utf8
-        payload += String(kernel.revision).utf8
-        payload += #","shells":"#.utf8
-        payload += String(shells).utf8
-        payload += #","snapshot":"#.utf8
-        payload += state
-        payload += "}}".utf8
-        return Self.framed(payload)
+        return WelcomeFrame.frame(core: instanceID, pid: getpid(), shells: shells, revision: kernel.revision, snapshot: state)
     }
 
     /// A snapshot rendition of the state now.
     private func snapshotFrame() -> [UInt8] {
         guard let state = stateJSON() else {
-            return Self.frame(ServerMessage<State>.rendition(Rendition(revision: kernel.revision, content: .snapshot(kernel.state))))
+            return ServerMessage<State>.rendition(Rendition(revision: kernel.revision, content: .snapshot(kernel.state))).frame()
         }
-        var payload: [UInt8] = []
-        payload.reserveCapacity(state.count + 48)
-        payload += #"{"rendition":{"revision":"#.utf8
-        payload += String(kernel.revision).utf8
-        payload += #","snapshot":"#.utf8
-        payload += state
-        payload += "}}".utf8
-        return Self.framed(payload)
+        return RenditionFrame.snapshotFrame(revision: kernel.revision, snapshot: state)
     }
 
     /// The state's JSON now, encoded at most once per revision (nil if it cannot be encoded).
@@ -692,7 +669,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
             if !receivers.isEmpty { broadcastRendition(applied) }
             if let client, let seq {
                 client.owed += 1
-                pending.append(.frame(client: client.number, bytes: AnswerFrames.ack(seq: seq, revision: applied.revision), isAnswer: true))
+                pending.append(.frame(client: client.number, bytes: ScriptFrames.ackFrame(seq: seq, revision: applied.revision), isAnswer: true))
             }
             run(applied.effect)
         }
@@ -763,7 +740,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
                 log("could not diff revision \(revision) (\(error)); sending a snapshot")
             }
         }
-        pending.append(.rendition(Self.frame(ServerMessage<State>.rendition(Rendition(revision: revision, content: content)))))
+        pending.append(.rendition(ServerMessage<State>.rendition(Rendition(revision: revision, content: content)).frame()))
     }
 
     private func run(_ effect: Effect<Action>) {
@@ -798,7 +775,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     }
 
     private func broadcastNotice(_ text: String) {
-        pending.append(.notice(Self.frame(ServerMessage<State>.notice(Notice(text: text)))))
+        pending.append(.notice(ServerMessage<State>.notice(Notice(text: text)).frame()))
         touchTurn()
     }
 
@@ -808,7 +785,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
 
     private func answer(_ number: Int, _ message: ServerMessage<State>) {
         owe(number)
-        pending.append(.frame(client: number, bytes: Self.frame(message), isAnswer: true))
+        pending.append(.frame(client: number, bytes: message.frame(), isAnswer: true))
     }
 
     private func owe(_ number: Int) {
@@ -818,7 +795,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     /// A protocol violation: nothing more is read; the error follows what the client is owed.
     private func violation(_ number: Int, _ error: ErrorMessage) {
         guard clients[number] != nil, !(clients[number]!.finishing) else { return }
-        pending.append(.frame(client: number, bytes: Self.frame(ServerMessage<State>.error(error)), isAnswer: false))
+        pending.append(.frame(client: number, bytes: ServerMessage<State>.error(error).frame(), isAnswer: false))
         finish(number)
     }
 
@@ -961,7 +938,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
                     if client.heldMessages > limits.heldMessageLimit { tooSlow(number) }
                 }
             case let .presence(except):
-                let bytes = Self.frame(ServerMessage<State>.presence(Presence(shells: receivers.count)))
+                let bytes = ServerMessage<State>.presence(Presence(shells: receivers.count)).frame()
                 for number in receivers where number != except {
                     guard let client = clients[number], client.greeted, !client.finished else { continue }
                     if client.lagging {
@@ -1043,7 +1020,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
             client.output.append(snapshotFrame(), isWholeState: true)
         }
         if client.missedPresence, !client.finishing {
-            client.output.append(Self.frame(ServerMessage<State>.presence(Presence(shells: receivers.count))))
+            client.output.append(ServerMessage<State>.presence(Presence(shells: receivers.count)).frame())
         }
         catchUp(client)
         return true
@@ -1064,8 +1041,8 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         guard let client = clients[number], !client.finishing else { return }
         client.held = client.held.filter(\.isAnswer)
         client.heldMessages = 0
-        client.held.append((Self.frame(ServerMessage<State>.error(ErrorMessage(
-            .tooSlow, "this client fell \(limits.heldMessageLimit) messages behind; read what the core sends, then reconnect"))), false))
+        client.held.append((ServerMessage<State>.error(ErrorMessage(
+            .tooSlow, "this client fell \(limits.heldMessageLimit) messages behind; read what the core sends, then reconnect")).frame(), false))
         // The error that ends it is handed over: nothing more is queued for it.
         client.finished = true
         log("disconnecting \(client.hello.map { "\($0.role.rawValue) '\(PeerText.forLog($0.name))'" } ?? client.peer): it fell \(limits.heldMessageLimit) messages behind")
@@ -1093,21 +1070,6 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
             let waiters = stopWaiters
             stopWaiters = []
             for waiter in waiters { waiter.resume() }
-        }
-    }
-
-    /// A payload with its length prefix.
-    static func framed(_ payload: [UInt8]) -> [UInt8] {
-        let length = UInt32(payload.count)
-        return [UInt8(length >> 24), UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)] + payload
-    }
-
-    /// The frame of a message (its JSON, with the length prefix).
-    static func frame(_ message: ServerMessage<State>) -> [UInt8] {
-        do {
-            return try Frame.encode(WireJSON.encode(message), maximumPayloadLength: Frame.absoluteMaximumPayloadLength)
-        } catch {
-            return FramePump.errorFrame(.internalError, "the core could not send a message: \(error)")
         }
     }
 }
@@ -1146,29 +1108,5 @@ private final class WeakEngine<State: Codable & Sendable & Diffable, Action: Cod
     var value: CoreEngine<State, Action, Environment>? {
         get { reference.withLock { $0?.engine } }
         set { reference.withLock { $0 = Weak(engine: newValue) } }
-    }
-}
-
-/// Answers written by hand: they are the most frequent frames, and their JSON is fixed.
-enum AnswerFrames {
-    private static let ackStart = Array(#"{"ack":{"revision":"#.utf8)
-    private static let seqKey = Array(#","seq":"#.utf8)
-
-    /// `{"ack":{"revision":R,"seq":S}}`, framed (keys sorted, as every frame of the core).
-    static func ack(seq: UInt64, revision: UInt64) -> [UInt8] {
-        var frame: [UInt8] = [0, 0, 0, 0]
-        frame.reserveCapacity(64)
-        frame += ackStart
-        JSONFragment.append(revision, to: &frame)
-        frame += seqKey
-        JSONFragment.append(seq, to: &frame)
-        frame.append(UInt8(ascii: "}"))
-        frame.append(UInt8(ascii: "}"))
-        let length = UInt32(frame.count - 4)
-        frame[0] = UInt8(length >> 24)
-        frame[1] = UInt8(truncatingIfNeeded: length >> 16)
-        frame[2] = UInt8(truncatingIfNeeded: length >> 8)
-        frame[3] = UInt8(truncatingIfNeeded: length)
-        return frame
     }
 }
