@@ -224,14 +224,15 @@ extension CoreEngine {
 
     // MARK: The input budget
 
-    /// Keeps the input budget: what partial frames all clients hold. Past the hard limit, the
-    /// clients holding the most are let go, biggest first, until the rest fit.
+    /// Keeps the input budget: what partial frames all clients hold. Past four times
+    /// ``Limits/inputBudget``, the clients holding the most are let go, biggest first, until the
+    /// rest fit.
     func updateBudget(_ client: EngineClient) {
         guard !client.gone else { return }
         let held = client.decoder.bufferedByteCount
         budgetTotal += held - client.budgetHeld
         client.budgetHeld = held
-        let limit = limits.inputBudget.hard
+        let limit = limits.inputBudget > Int.max / 4 ? Int.max : limits.inputBudget * 4
         guard budgetTotal > limit else { return }
         for (victim, client) in clients.sorted(by: { $0.value.budgetHeld > $1.value.budgetHeld }) {
             guard budgetTotal > limit, client.budgetHeld > 0 else { break }

@@ -35,8 +35,10 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
         public var maximumFirstPayloadLength = 64 << 10
         /// How long a new connection has to say hello.
         public var handshakeTimeout: Duration = .seconds(10)
-        /// Bytes of partial frames all clients together may hold.
-        public var inputBudget = InputBudget.Limits.default
+        /// The input budget: bytes of partial frames all clients together may hold. Past four
+        /// times it, the clients holding the most are let go, biggest first, until the rest fit.
+        /// (The host sets it from `--max-buffered`, whose default is this one.)
+        public var inputBudget = 64 << 20
         /// The kernel's send buffer of each client socket: kept small, so that a client that
         /// stops reading is noticed early and its renditions coalesce.
         public var kernelSendBuffer = 32 << 10
