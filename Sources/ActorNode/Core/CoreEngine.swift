@@ -269,6 +269,14 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     public func closeJournal() async {
         await journal?.close()
     }
+
+    /// Ends the turn now (the journal writes what it holds, the output goes out), then waits
+    /// until no snapshot is being written: for tests that look at the journal's files between
+    /// actions.
+    func settleJournal() async {
+        endTurn()
+        await journal?.settle()
+    }
 }
 
 extension CoreEngine: EngineEventSink {
