@@ -9,15 +9,21 @@ import Wire
 /// - Writing: a hello and an action made from the input (client id, name, protocol, role, seq,
 ///   and the action from what is left), written by hand, are byte for byte what ``WireJSON``
 ///   writes for them, and the general reader reads them back as they were (the action as the
-///   same JSON).
+///   same JSON); so is the core's ack (`ScriptFrames.ackFrame`), with a seq and a revision from
+///   the input's first bytes, and the hand reader reads it back.
 /// - A script's lines: the input as a line of words (`Words.split`, which reads what
 ///   `shell-client send -` is given) never traps.
 public enum ScriptFramesTarget: FuzzTarget {
     public static let name = "script-frames"
-    public static let summary = "ScriptFrames' ack reader agrees with the general reader; its hello and action writers match WireJSON"
+    public static let summary = "ScriptFrames' ack reader agrees with the general reader; its hello, action and ack writers match WireJSON"
 
     public static func check(_ input: [UInt8]) throws(FuzzFinding) {
         try checkAck(input)
+        var numbers = FuzzInput(input)
+        // Numbers of every size up to 2^63 - 1, the largest whole number the wire carries.
+        let ackSeq = (numbers.bytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } & UInt64(Int64.max)) >> numbers.choice(below: 64)
+        let ackRevision = (numbers.bytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } & UInt64(Int64.max)) >> numbers.choice(below: 64)
+        try checkAckWriter(seq: ackSeq, revision: ackRevision)
         _ = try? Words.split(String(decoding: input, as: UTF8.self))
         var choices = FuzzInput(input)
         let client = String(decoding: choices.bytes(choices.choice(below: 40)), as: UTF8.self)
@@ -42,6 +48,23 @@ public enum ScriptFramesTarget: FuzzTarget {
         }
         guard case let .ack(ack) = general, ack == quick else {
             throw FuzzFinding("the hand reader read \(quick) where the general reader reads \(general): \(FindingText.text(payload))")
+        }
+    }
+
+    static func checkAckWriter(seq: UInt64, revision: UInt64) throws(FuzzFinding) {
+        let written = try payload(of: ScriptFrames.ackFrame(seq: seq, revision: revision))
+        let ack = Ack(seq: seq, revision: revision)
+        guard let general = try? WireJSON.encode(ServerMessage<JSONValue>.ack(ack)) else {
+            throw FuzzFinding("WireJSON cannot write \(ack)")
+        }
+        guard written == general else {
+            throw FuzzFinding("the ack written by hand is \(FindingText.text(written)), WireJSON writes \(FindingText.text(general))")
+        }
+        // The hand reader takes numbers below 10^18 and leaves the rest to the general reader.
+        let inRange = seq < 1_000_000_000_000_000_000 && revision < 1_000_000_000_000_000_000
+        let read = ScriptFrames.ack(written)
+        guard read == (inRange ? ack : nil) else {
+            throw FuzzFinding("the ack written by hand reads back as \(String(describing: read)), not \(ack)")
         }
     }
 

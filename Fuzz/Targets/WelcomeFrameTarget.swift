@@ -5,14 +5,20 @@ import Wire
 /// envelope and only locates the state. When it says yes: if the general reader reads a
 /// welcome, every field must be the same and the located text must parse to the same state;
 /// if the general reader refuses the frame, the located state must be what is wrong with it
-/// (it does not parse), since the split vouches for everything else.
+/// (it does not parse), since the split vouches for everything else. Every welcome the general
+/// reader reads is written again by the core's hand writer
+/// (``WelcomeFrame/frame(protocolVersion:core:pid:shells:revision:snapshot:)``), which must
+/// write what ``WireJSON`` writes.
 ///
 /// The input is the frame's payload.
 public enum WelcomeFrameTarget: FuzzTarget {
     public static let name = "welcome-frame"
-    public static let summary = "WelcomeFrame.split says yes only to what the general reader reads as the same welcome"
+    public static let summary = "WelcomeFrame.split says yes only to what the general reader reads as the same welcome; the welcome writer matches WireJSON"
 
     public static func check(_ input: [UInt8]) throws(FuzzFinding) {
+        if case let .welcome(welcome)? = try? WireJSON.decode(ServerMessage<JSONValue>.self, from: input) {
+            try checkWriter(welcome)
+        }
         guard let split = WelcomeFrame.split(input) else { return }
         guard split.snapshot.lowerBound >= 0, split.snapshot.upperBound <= input.count else {
             throw FuzzFinding("the split's state range \(split.snapshot) is outside the \(input.count)-byte frame \(FindingText.text(input))")
@@ -39,6 +45,18 @@ public enum WelcomeFrameTarget: FuzzTarget {
                   split:   protocol \(split.protocolVersion), core \(split.core), pid \(split.pid), shells \(split.shells), revision \(split.revision), state \(FindingText.json(state))
                   general: protocol \(welcome.protocolVersion), core \(welcome.core), pid \(welcome.pid), shells \(welcome.shells), revision \(welcome.revision), state \(FindingText.json(welcome.snapshot))
                 """)
+        }
+    }
+
+    static func checkWriter(_ welcome: Welcome<JSONValue>) throws(FuzzFinding) {
+        guard let stateText = try? WireJSON.encode(welcome.snapshot),
+              let general = try? Frame.encode(WireJSON.encode(ServerMessage<JSONValue>.welcome(welcome)), maximumPayloadLength: Frame.absoluteMaximumPayloadLength)
+        else { return }
+        let written = WelcomeFrame.frame(
+            protocolVersion: welcome.protocolVersion, core: welcome.core, pid: welcome.pid, shells: welcome.shells,
+            revision: welcome.revision, snapshot: stateText)
+        guard written == general else {
+            throw FuzzFinding("the welcome written by hand is \(FindingText.text(written)), WireJSON writes \(FindingText.text(general))")
         }
     }
 }

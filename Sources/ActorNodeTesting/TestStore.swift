@@ -183,7 +183,7 @@ public final class TestStore<State: Equatable & Encodable & Sendable, Action: Eq
 
     /// The environment with the test time as the reducer's "now", as a store would give it.
     private var timedEnvironment: Environment {
-        Store<State, Action, Environment>.environment(environment, at: time.now)
+        StoreKernel<State, Action, Environment>.environment(environment, at: time.now)
     }
 
     /// Starts the effect's work; actions it sends (at once or later) wait to be received.

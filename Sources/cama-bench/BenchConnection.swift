@@ -67,7 +67,11 @@ struct BenchConnection {
         guard let hello = try? WireJSON.encode(ClientMessage<JSONValue>.hello(Hello(role: role, client: client, name: "cama-bench"))) else {
             throw .connect("the hello cannot be encoded")
         }
-        try write(Self.framed(hello))
+        var helloFrame: [UInt8] = []
+        let start = Frame.beginFrame(in: &helloFrame)
+        helloFrame += hello
+        Frame.endFrame(in: &helloFrame, startingAt: start)
+        try write(helloFrame)
         guard let welcome = try readFrame(blocking: true), welcome.starts(with: Array(#"{"welcome""#.utf8)) else {
             throw .unexpected("no welcome")
         }
@@ -80,12 +84,11 @@ struct BenchConnection {
         frame.removeAll(keepingCapacity: true)
         for _ in 0 ..< count {
             seq += 1
-            let digits = String(seq).utf8
-            let length = UInt32(head.count + digits.count + tail.count)
-            frame += [UInt8(length >> 24), UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)]
+            let start = Frame.beginFrame(in: &frame)
             frame += head
-            frame += digits
+            frame += String(seq).utf8
             frame += tail
+            Frame.endFrame(in: &frame, startingAt: start)
         }
         try write(frame)
     }
@@ -172,11 +175,6 @@ struct BenchConnection {
                 throw .closed
             }
         }
-    }
-
-    private static func framed(_ payload: [UInt8]) -> [UInt8] {
-        let length = UInt32(payload.count)
-        return [UInt8(length >> 24), UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)] + payload
     }
 
     /// The `shells` of a welcome's payload: the number after the first `"shells":`, which

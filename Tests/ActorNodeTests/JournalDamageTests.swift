@@ -13,11 +13,11 @@ struct JournalDamageTests {
     private func journal(_ count: Int, threshold: Int = 1 << 20) async throws -> Setup {
         let setup = try Setup(threshold: threshold)
         for value in 1 ... count {
-            await setup.store.send(.got(value))
+            await setup.send(.got(value))
             // Let each rotation take its snapshot, so the directory holds two of them.
-            if value % 20 == 0 { await setup.journal.settle() }
+            if value % 20 == 0 { await setup.settle() }
         }
-        await setup.journal.close()
+        await setup.close()
         return setup
     }
 

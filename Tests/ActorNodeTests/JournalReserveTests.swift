@@ -16,10 +16,10 @@ struct JournalReserveTests {
     private func written(_ count: Int, policy: FsyncPolicy = .always, threshold: Int = 1 << 20) async throws -> Setup {
         let setup = try Setup(threshold: threshold, policy: policy)
         for value in 1 ... count {
-            await setup.store.send(.got(value))
-            if value % 20 == 0 { await setup.journal.settle() }
+            await setup.send(.got(value))
+            if value % 20 == 0 { await setup.settle() }
         }
-        await setup.journal.flush()
+        await setup.flush()
         return setup
     }
 
@@ -41,14 +41,14 @@ struct JournalReserveTests {
         #expect(end > 0 && end < Segment.reserveStep)
         #expect(recovered.reserve?.bytes == Segment.reserveStep - end)
         #expect(recovered.journals.last?.bytes == end, "--check counts the records' bytes, not the zeros")
-        await setup.journal.close()
+        await setup.close()
     }
 
     @Test("closing the journal cuts the zeros off")
     func closeCutsTheZeros() async throws {
         let setup = try await written(5)
         let end = try #require(try Recovery.load(setup.files, state: Int.self, action: Probe.self).reserve?.offset)
-        await setup.journal.close()
+        await setup.close()
         #expect(FileIO.size(setup.files.journals().last!.path) == end)
         #expect(try Recovery.load(setup.files, state: Int.self, action: Probe.self).reserve == nil)
     }
@@ -58,7 +58,7 @@ struct JournalReserveTests {
         let setup = try await written(60, threshold: 2_000)
         // Closed first, so that no snapshot is being written (and no old segment removed)
         // while the files are looked at; closing cuts the last segment's zeros, not the others'.
-        await setup.journal.close()
+        await setup.close()
         let segments = setup.files.journals()
         #expect(segments.count >= 2)
         let recovered = try Recovery.load(setup.files, state: Int.self, action: Probe.self)
@@ -75,7 +75,7 @@ struct JournalReserveTests {
         let recovered = try Recovery.load(setup.files, state: Int.self, action: Probe.self)
         #expect(recovered.reserve == nil)
         #expect(FileIO.size(setup.files.journals().last!.path) == recovered.journals.last?.bytes)
-        await setup.journal.close()
+        await setup.close()
     }
 
     /// A journal of three records, left open as a crash leaves it, with a fourth record,
@@ -100,7 +100,7 @@ struct JournalReserveTests {
         #expect(recovered.tornTail?.offset == end)
         #expect(recovered.tornTail?.bytes == record.count)
         #expect(recovered.reserve?.offset == end + record.count)
-        await setup.journal.close()
+        await setup.close()
     }
 
     @Test("a complete record with a bad checksum before the zeros is damage, not a torn write")
@@ -113,6 +113,6 @@ struct JournalReserveTests {
             #expect(error.offset == end)
             #expect(error.reason == "checksum mismatch, in the last record, which is complete and may have been acknowledged")
         }
-        await setup.journal.close()
+        await setup.close()
     }
 }

@@ -34,7 +34,7 @@ struct UnrecordableActionTests {
         let journal = try JournalWriter<Double>(files: files, policy: .always, nextRevision: 1, snapshotThreshold: 1 << 20) { _ in }
         let failures = Mutex<[String]>([])
         let core = CoreEngine<Double, Action, Void>(
-            state: 0, journal: journal, reducer: Self.reducer, environment: (),
+            state: 0, journal: journal, reducer: Self.reducer, environment: (), loop: JournalTests.loop,
             journalFailed: { failure in failures.withLock { $0.append(failure.reason) } })
         let session = try await InProcessSession.attach(to: core)
         let link = ShellLink<Double, Action>(session: session, hello: Hello(role: .script, client: "c1", name: "test"))
@@ -53,25 +53,6 @@ struct UnrecordableActionTests {
         await link.close()
         let outcome = await answered.value
         #expect(outcome == nil, "\(String(describing: outcome))")
-    }
-
-    @Test("a NaN in an action the Store's journal is handed: a journal failure, nothing released, no crash", .timeLimit(.minutes(1)))
-    func unencodableTransition() async throws {
-        let directory = try TemporaryDirectory()
-        let failures = Mutex<[String]>([])
-        let released = Atomic<Int>(0)
-        let journal = try Journal<Double, Action>(
-            files: StateFiles(directory: directory.path), policy: .always, nextRevision: 1, log: { _ in },
-            failed: { failure in failures.withLock { $0.append(failure.reason) } })
-        let transition = Transition<Double, Action>(
-            action: .measure(.nan), origin: .effect, revision: 1, at: Date(timeIntervalSince1970: 1), previous: nil, state: 0, ledger: ClientLedger())
-        journal.commit(transition) { released.add(1, ordering: .relaxed) }
-        await journal.flush()
-        let reasons = failures.withLock { $0 }
-        #expect(reasons.count == 1)
-        #expect(reasons.first?.hasPrefix("revision 1 could not be encoded for the journal") == true, "\(reasons)")
-        #expect(released.load(ordering: .relaxed) == 0)
-        await journal.close()
     }
 
     @Test("a state that cannot be a snapshot, when the journal's file is removed: a journal failure, no crash")

@@ -1,6 +1,7 @@
-import ActorNode
+import ActorNodeTesting
 import Synchronization
 import Testing
+@testable import ActorNode
 @testable import CoreDaemon
 import TodoContract
 import Wire
@@ -8,51 +9,63 @@ import Wire
 /// Principle 3: replaying what was applied gives the same state and never re-runs an effect.
 @Suite("Replaying applied actions")
 struct ReplayTests {
-    final class Recorder: Sendable {
-        private let actions = Mutex<[AppAction]>([])
-        private let notices = Mutex<[String]>([])
-        func record(_ action: AppAction) { actions.withLock { $0.append(action) } }
-        func notice(_ text: String) { notices.withLock { $0.append(text) } }
-        var applied: [AppAction] { actions.withLock { $0 } }
-        var noticeCount: Int { notices.withLock { $0.count } }
+    final class Notices: Sendable {
+        private let count = Mutex(0)
+        func notice(_ text: String) { count.withLock { $0 += 1 } }
+        var total: Int { count.withLock { $0 } }
     }
 
-    @Test("the applied actions, effects' actions included, replay to the same state with no effect run")
-    func replayMatchesLiveRun() async throws {
-        let recorder = Recorder()
-        let time = TestTime()
-        let live = AppEnvironment(time: time, random: .seeded(3), notify: { recorder.notice($0) })
-        let store = Store(
-            state: AppState(), reducer: AppReducer.reducer, environment: live, time: time,
-            observe: { event in
-                if case let .applied(transition) = event { recorder.record(transition.action) }
-            })
-        for action: AppAction in [.todo(.add(text: "a")), .todo(.add(text: "b")), .counter(.randomize), .todo(.toggle(id: 1))] {
-            guard case let .applied(_, effects) = await store.send(action) else {
-                Issue.record("\(action) was rejected")
+    private func waitFor(_ what: String, _ condition: () async -> Bool) async {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !(await condition()) {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("timed out waiting for \(what)")
                 return
             }
-            await effects.wait()
+            try? await Task.sleep(for: .milliseconds(2))
         }
-        _ = await store.send(.timer(.start(id: 2, seconds: 2)))
-        await time.advance(by: .seconds(1))
-        await time.advance(by: .seconds(1))
-        for _ in 0 ..< 500 where recorder.noticeCount == 0 { try await Task.sleep(for: .milliseconds(2)) }
-        let final = await store.current
-        #expect(recorder.noticeCount == 1)
-        #expect(recorder.applied.count == Int(final.revision))
-        #expect(recorder.applied.contains { if case .counter(.set) = $0 { true } else { false } }, "the random value was applied as a set action")
+    }
 
-        // Replay with an environment whose effects would be noticed: a different random seed and
-        // a notice counter. Reducers read "now" from the environment; the journal records it per
-        // action (see the durability tests); here every action was applied at one test moment.
-        let replayNotices = Recorder()
-        let replayEnvironment = AppEnvironment(
-            time: TestTime(), now: time.now.addingTimeInterval(-2), random: .seeded(999),
-            notify: { replayNotices.notice($0) })
-        var replayed = AppState()
-        try AppReducer.reducer.replay(recorder.applied, on: &replayed, environment: replayEnvironment)
-        #expect(replayed == final.state)
-        #expect(replayNotices.noticeCount == 0, "replay must not run effects")
+    @Test("the journal of a live run, effects' actions included, replays to the same state with no effect run")
+    func replayMatchesLiveRun() async throws {
+        let notices = Notices()
+        let time = TestTime()
+        let live = AppEnvironment(time: time, random: .seeded(3), notify: { notices.notice($0) })
+        let directory = try TemporaryDirectory()
+        let files = StateFiles(directory: directory.path)
+        let journal = try JournalWriter<AppState>(files: files, policy: .never, nextRevision: 1, snapshotThreshold: 1 << 20) { _ in }
+        let core = CoreEngine(state: AppState(), journal: journal, reducer: AppReducer.reducer, environment: live, time: time)
+        for action: AppAction in [.todo(.add(text: "a")), .todo(.add(text: "b")), .counter(.randomize), .todo(.toggle(id: 1))] {
+            await core.send(action)
+        }
+        // The random value comes back from an effect as an action of its own.
+        await waitFor("the random value") { await core.current.revision == 5 }
+        await core.send(.timer(.start(id: 2, seconds: 2)))
+        // Each second, once the timer's effect sleeps: it wakes and ticks (the second tick ends
+        // the focus, with a notice).
+        for second in 1 ... 2 {
+            await waitFor("the timer to sleep before second \(second)") { time.sleeperCount == 1 }
+            let before = await core.current.revision
+            await time.advance(by: .seconds(1))
+            await waitFor("the tick of second \(second)") { await core.current.revision > before }
+        }
+        await waitFor("the focus's notice") { notices.total == 1 }
+        #expect(notices.total == 1)
+        let final = await core.current
+        await core.stop(reason: "test")
+        await core.closeJournal()
+
+        let recovered = try Recovery.load(files, state: AppState.self, action: AppAction.self)
+        #expect(recovered.entries.map(\.revision) == Array(1 ... final.revision))
+        #expect(recovered.entries.contains { if case .counter(.set) = $0.action { true } else { false } }, "the random value was applied as a set action")
+
+        // Replayed with an environment whose effects would be noticed: a different random seed
+        // and a notice counter. Each entry is replayed at the moment it was first applied.
+        let replayNotices = Notices()
+        let replayEnvironment = AppEnvironment(time: TestTime(), random: .seeded(999), notify: { replayNotices.notice($0) })
+        let replayed = try recovered.replay(initial: AppState(), reducer: AppReducer.reducer, environment: replayEnvironment)
+        #expect(replayed.state == final.state)
+        #expect(replayed.revision == final.revision)
+        #expect(replayNotices.total == 0, "replay must not run effects")
     }
 }

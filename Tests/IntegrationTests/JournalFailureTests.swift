@@ -38,7 +38,7 @@ struct JournalFailureTests {
         #expect(refused.error.filter { $0 == "\n" }.count == 1, "\(refused.error)")
         #expect(!acknowledged.isEmpty)
 
-        #expect(await core.process.waitForExit(timeout: .seconds(10)) == .exited(Journal<Int, Int>.failureExitStatus))
+        #expect(await core.process.waitForExit(timeout: .seconds(10)) == .exited(JournalFailure.exitStatus))
         #expect(core.errorOutput.contains("the journal cannot be written ("), "\(core.errorOutput)")
         #expect(core.errorOutput.contains("; stopping so that nothing unrecorded is acknowledged"), "\(core.errorOutput)")
         #expect(!fileExists(sandbox.socket), "a core that stopped left its socket file")

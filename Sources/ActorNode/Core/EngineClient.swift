@@ -54,15 +54,6 @@ struct OutputBuffer {
         return true
     }
 
-    /// Drops everything not yet written (a client that is gone).
-    mutating func discard() {
-        bytes = []
-        head = 0
-        answerEnds = []
-        answerHead = 0
-        stateFrameEnd = 0
-    }
-
     private mutating func compact() {
         if head == bytes.count {
             bytes.removeAll(keepingCapacity: bytes.capacity <= 1 << 20)
@@ -141,9 +132,6 @@ final class EngineClient {
         if case let .welcomed(hello) = phase { return hello }
         return nil
     }
-
-    /// Whether it receives renditions, notices and presence.
-    var receivesRenditions: Bool { hello?.role.receivesRenditions ?? false }
 
     init(number: Int, fd: Int32, peer: String, decoder: FrameDecoder, phase: Phase) {
         self.number = number

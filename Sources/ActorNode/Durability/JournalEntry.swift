@@ -21,17 +21,6 @@ public struct JournalEntry<Action: Codable & Sendable>: Codable, Sendable {
         self.seq = seq
         self.action = action
     }
-
-    /// The entry for a transition of a store.
-    public init<State>(_ transition: Transition<State, Action>) {
-        revision = transition.revision
-        at = transition.at.timeIntervalSince1970
-        if case let .client(id, seq) = transition.origin {
-            client = id
-            self.seq = seq
-        }
-        action = transition.action
-    }
 }
 
 extension JournalEntry: Equatable where Action: Equatable {}

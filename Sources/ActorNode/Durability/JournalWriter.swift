@@ -2,9 +2,9 @@ import Glibc
 import Synchronization
 import Wire
 
-/// The journal's files, written by one thread at a time (a core's event loop, or the thread of
-/// a ``Journal``): records are appended to a buffer as they come, and ``commit(latest:)``
-/// writes them all at once, then makes them durable as the ``FsyncPolicy`` says:
+/// The journal's files, written by one thread (a core's event loop): records are appended to a
+/// buffer as they come, and ``commit(latest:)`` writes them all at once, then makes them
+/// durable as the ``FsyncPolicy`` says:
 ///
 /// - `always`: `fdatasync` before `commit` returns (group commit: one for everything appended
 ///   since the last commit);
@@ -146,11 +146,6 @@ final class JournalWriter<State: Codable & Sendable> {
     /// Waits until no snapshot is being written (for tests).
     nonisolated(nonsending) func settle() async {
         await snapshots.idle()
-    }
-
-    /// Blocks the calling thread (one of our own) until no snapshot is being written.
-    func waitForSnapshot() {
-        snapshots.waitIdle()
     }
 
     private func failure(_ error: SystemError) -> JournalFailure {

@@ -186,7 +186,7 @@ extension RecoveredLog {
         var ledger = snapshot?.ledger ?? ClientLedger()
         for entry in entries {
             do {
-                let moment = Store<State, Action, Environment>.environment(environment, at: Date(timeIntervalSince1970: entry.at))
+                let moment = StoreKernel<State, Action, Environment>.environment(environment, at: Date(timeIntervalSince1970: entry.at))
                 try reducer.replay([entry.action], on: &state, environment: moment)
             } catch {
                 throw RecoveryFailure(

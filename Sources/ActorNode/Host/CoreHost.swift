@@ -122,7 +122,7 @@ public enum CoreHost<App: CoreApp> {
         var limits = CoreEngine<App.State, App.Action, App.Environment>.Limits()
         limits.maximumPayloadLength = options.maximumFrameLength
         limits.handshakeTimeout = options.handshakeTimeout
-        limits.inputBudget = InputBudget.Limits(soft: options.inputBudget, hard: options.inputBudget * 4)
+        limits.inputBudget = options.inputBudget
         let loop: EventLoop
         do {
             loop = try EventLoop.make()

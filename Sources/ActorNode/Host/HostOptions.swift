@@ -22,7 +22,8 @@ public struct HostOptions: Sendable, Equatable {
     public var fsync = FsyncPolicy.always
     public var snapshotThreshold = 8 << 20
     public var maximumFrameLength = Frame.defaultMaximumPayloadLength
-    public var inputBudget = InputBudget.Limits.default.soft
+    /// `--max-buffered`: the engine's input budget (``CoreEngine/Limits/inputBudget``).
+    public var inputBudget = 64 << 20
     public var handshakeTimeout = Duration.seconds(10)
     public var trace = false
 

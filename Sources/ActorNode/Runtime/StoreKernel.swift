@@ -3,8 +3,8 @@ import Wire
 
 /// The rules of the single writer, as a value: apply an action with the reducer (at most once
 /// per client and sequence number), number it with the next revision, and record it in the
-/// ledger. It runs no effects and tells no one: its owner (the ``Store`` actor, or a core's
-/// engine on its event loop) does that with what ``apply(_:from:keepingPrevious:)`` returns.
+/// ledger. It runs no effects and tells no one: its owner (a core's engine on its event loop,
+/// or `TestStore`) does that with what ``apply(_:from:keepingPrevious:)`` returns.
 public struct StoreKernel<State: Sendable, Action: Sendable, Environment: Sendable>: Sendable {
     /// The state after every action applied so far.
     public private(set) var state: State
@@ -58,7 +58,7 @@ public struct StoreKernel<State: Sendable, Action: Sendable, Environment: Sendab
         self.reducer = reducer
         self.environment = environment
         self.time = time
-        timing = Store<State, Action, Environment>.timing()
+        timing = Self.timing()
     }
 
     /// Applies `action`.

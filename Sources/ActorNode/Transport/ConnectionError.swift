@@ -8,16 +8,12 @@ public enum ConnectionError: Error, Equatable, Sendable, CustomStringConvertible
     case system(SystemError)
     /// The connection was closed on this side.
     case closed
-    /// The peer held more unprocessed input than the process-wide budget allows (see
-    /// ``InputBudget``): `held` bytes, with a hard limit of `limit` for all peers together.
-    case overBudget(held: Int, limit: Int)
 
     public var description: String {
         switch self {
         case let .frame(error): return error.description
         case let .system(error): return error.description
         case .closed: return "the connection is closed"
-        case let .overBudget(held, limit): return "this client held \(held) bytes of input not yet processed, and all clients together passed the limit of \(limit) bytes"
         }
     }
 }

@@ -10,14 +10,11 @@ import Wire
 /// fast peer cannot fill our memory; it resumes as the reader catches up. Writes are queued and
 /// flushed as the socket accepts them; ``write(_:)`` waits while more than the high-water mark
 /// is queued. Nothing here blocks a thread of Swift's cooperative pool.
-public final class SocketConnection: EventHandler, InputBudget.Holder, Sendable {
+public final class SocketConnection: EventHandler, Sendable {
     /// How much a connection may hold in memory.
     public struct Limits: Sendable {
         /// The largest frame payload accepted from the peer.
         public var maximumPayloadLength = Frame.defaultMaximumPayloadLength
-        /// The largest payload accepted in the first frame (a client's hello, which is small),
-        /// nil for no separate limit.
-        public var maximumFirstPayloadLength: Int?
         /// Stop reading from the socket while this many frames wait unread.
         public var inboundFrameHighWater = 256
         /// ``write(_:)`` waits while more than this many bytes wait to be sent (a frame is always
@@ -26,26 +23,13 @@ public final class SocketConnection: EventHandler, InputBudget.Holder, Sendable 
         /// ...until the queue drains below this. Kept small so that a reader that falls behind
         /// is noticed early, and its renditions coalesce into snapshots instead of piling up.
         public var outboundLowWater = 16 << 10
-        /// The kernel's send buffer for the socket (SO_SNDBUF), nil for the system's default.
-        /// The core keeps it small: bytes parked in the kernel are a backlog that coalescing can
-        /// no longer replace with a newer snapshot.
-        public var kernelSendBuffer: Int?
 
         public init() {}
-
-        /// The limits of a core's connections to its clients.
-        public static var server: Limits {
-            var limits = Limits()
-            limits.kernelSendBuffer = 32 << 10
-            limits.maximumFirstPayloadLength = 64 << 10
-            return limits
-        }
     }
 
     public let fd: Int32
     public let limits: Limits
     private let loop: EventLoop
-    private let budget: InputBudget?
     private let state: Mutex<State>
 
     private enum ReadEnd {
@@ -59,8 +43,6 @@ public final class SocketConnection: EventHandler, InputBudget.Holder, Sendable 
         var readEnd: ReadEnd?
         var reader: CheckedContinuation<Result<[UInt8]?, ConnectionError>, Never>?
         var readPaused = false
-        /// The process-wide input budget asked this connection to stop reading for now.
-        var budgetPaused = false
 
         var outbound: [UInt8] = []
         var outboundOffset = 0
@@ -80,17 +62,11 @@ public final class SocketConnection: EventHandler, InputBudget.Holder, Sendable 
     ///   - fd: the socket.
     ///   - limits: how much it may hold.
     ///   - loop: the event loop that watches it.
-    ///   - budget: the budget shared with the other connections of a server, if any; what this
-    ///     connection reads counts against it until released with ``releaseBudget(bytes:)``.
-    public init(fd: Int32, limits: Limits = Limits(), loop: EventLoop = .shared, budget: InputBudget? = nil) {
+    public init(fd: Int32, limits: Limits = Limits(), loop: EventLoop = .shared) {
         self.fd = fd
         self.limits = limits
         self.loop = loop
-        self.budget = budget
-        if var size = limits.kernelSendBuffer.map(Int32.init) {
-            _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
-        state = Mutex(State(decoder: FrameDecoder(maximumPayloadLength: limits.maximumPayloadLength, maximumFirstPayloadLength: limits.maximumFirstPayloadLength)))
+        state = Mutex(State(decoder: FrameDecoder(maximumPayloadLength: limits.maximumPayloadLength)))
         var resumptions = Resumptions()
         state.withLock { updateInterest(&$0, &resumptions) }
         resumptions.run()
@@ -149,42 +125,6 @@ public final class SocketConnection: EventHandler, InputBudget.Holder, Sendable 
         }
     }
 
-    // MARK: Input budget
-
-    /// Tells the budget that the core has finished with `bytes` of what this connection read.
-    /// - Parameter bytes: a frame's size, its 4-byte prefix included.
-    public func releaseBudget(bytes: Int) {
-        guard let budget else { return }
-        for holder in budget.release(self, bytes: bytes) { holder.resumeReadingWithinBudget() }
-    }
-
-    public func resumeReadingWithinBudget() {
-        var resumptions = Resumptions()
-        state.withLock { state in
-            guard state.budgetPaused else { return }
-            state.budgetPaused = false
-            updateInterest(&state, &resumptions)
-        }
-        resumptions.run()
-    }
-
-    public func disconnectOverBudget(held: Int, limit: Int) {
-        var resumptions = Resumptions()
-        state.withLock { state in
-            guard !state.closed, state.readEnd == nil else { return }
-            // What it sent and the core has not taken is dropped now: that is the point.
-            state.frames = RingBuffer()
-            state.decoder = FrameDecoder(maximumPayloadLength: limits.maximumPayloadLength)
-            state.readEnd = .failed(.overBudget(held: held, limit: limit))
-            if let reader = state.reader, let result = takeFrame(&state, &resumptions) {
-                state.reader = nil
-                resumptions.add { reader.resume(returning: result) }
-            }
-            updateInterest(&state, &resumptions)
-        }
-        resumptions.run()
-    }
-
     // MARK: Writing
 
     /// Queues `bytes` (one or more whole frames) for sending. Returns once they are queued and
@@ -241,12 +181,6 @@ public final class SocketConnection: EventHandler, InputBudget.Holder, Sendable 
         }
     }
 
-    /// Sends what is queued (waiting at most `timeout`), then closes.
-    public func close(flushingFor timeout: Duration) async {
-        await drain(timeout: timeout)
-        close()
-    }
-
     /// Tells the peer nothing more will be written (a half close); reading goes on.
     public func shutdownWriting() {
         state.withLock { state in
@@ -266,10 +200,6 @@ public final class SocketConnection: EventHandler, InputBudget.Holder, Sendable 
                 state.token = nil
             }
             Glibc.close(fd)
-            if let budget {
-                let resumed = budget.remove(self)
-                resumptions.add { for holder in resumed { holder.resumeReadingWithinBudget() } }
-            }
             if let reader = state.reader {
                 state.reader = nil
                 let result: Result<[UInt8]?, ConnectionError>
@@ -309,7 +239,7 @@ public final class SocketConnection: EventHandler, InputBudget.Holder, Sendable 
     }
 
     private func readAvailable(_ state: inout State, scratch: UnsafeMutableRawBufferPointer, _ resumptions: inout Resumptions) {
-        while state.readEnd == nil, !state.readPaused, !state.budgetPaused {
+        while state.readEnd == nil, !state.readPaused {
             let count = Glibc.read(fd, scratch.baseAddress, scratch.count)
             if count > 0 {
                 state.decoder.append(UnsafeRawBufferPointer(rebasing: scratch[0 ..< count]))
@@ -322,13 +252,6 @@ public final class SocketConnection: EventHandler, InputBudget.Holder, Sendable 
                 }
                 if state.frames.count >= limits.inboundFrameHighWater {
                     state.readPaused = true
-                }
-                if let budget {
-                    var actions: [@Sendable () -> Void] = []
-                    if budget.add(self, bytes: count, hasWholeFrame: !state.frames.isEmpty, actions: &actions) == .pause {
-                        state.budgetPaused = true
-                    }
-                    for action in actions { resumptions.add(action) }
                 }
             } else if count == 0 {
                 do {
@@ -408,7 +331,7 @@ public final class SocketConnection: EventHandler, InputBudget.Holder, Sendable 
     private func updateInterest(_ state: inout State, _ resumptions: inout Resumptions) {
         guard !state.closed else { return }
         var wanted: UInt32 = 0
-        if state.readEnd == nil, !state.readPaused, !state.budgetPaused {
+        if state.readEnd == nil, !state.readPaused {
             wanted |= EPOLLIN.rawValue | EPOLLRDHUP.rawValue
         }
         if state.pendingOutbound > 0, state.writeFailure == nil {

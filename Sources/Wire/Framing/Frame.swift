@@ -25,15 +25,41 @@ public enum Frame {
         }
         var bytes = [UInt8]()
         bytes.reserveCapacity(headerLength + length)
-        appendHeader(length: UInt32(length), to: &bytes)
+        let start = beginFrame(in: &bytes)
         bytes.append(contentsOf: payload)
+        endFrame(in: &bytes, startingAt: start)
         return bytes
     }
 
-    static func appendHeader(length: UInt32, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(truncatingIfNeeded: length >> 24))
-        bytes.append(UInt8(truncatingIfNeeded: length >> 16))
-        bytes.append(UInt8(truncatingIfNeeded: length >> 8))
-        bytes.append(UInt8(truncatingIfNeeded: length))
+    /// Starts a frame at the end of `bytes`, whose payload the caller appends next: room for
+    /// the length prefix, which ``endFrame(in:startingAt:)`` writes once the payload is in.
+    /// Returns where the frame starts.
+    ///
+    /// A frame is thereby written in place, in one buffer, without knowing its length first
+    /// and without copying its payload (the writers of acks, welcomes and snapshots; several
+    /// frames in one buffer, for one write).
+    /// - Parameter bytes: where the frame goes.
+    public static func beginFrame(in bytes: inout [UInt8]) -> Int {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: headerLength))
+        return start
+    }
+
+    /// Writes the length prefix of the frame that starts at `start`, its payload being every
+    /// byte after the prefix to the end of `bytes`: the one place a frame's 4-byte big-endian
+    /// length is written.
+    /// - Parameters:
+    ///   - bytes: the buffer holding the frame, its payload last.
+    ///   - start: what ``beginFrame(in:)`` returned.
+    /// - Precondition: the payload is at most ``absoluteMaximumPayloadLength`` bytes (a caller
+    ///   that cannot know it uses ``encode(_:maximumPayloadLength:)``, which throws instead).
+    public static func endFrame(in bytes: inout [UInt8], startingAt start: Int) {
+        let payloadLength = bytes.count - start - headerLength
+        precondition(payloadLength >= 0 && payloadLength <= absoluteMaximumPayloadLength, "a frame's payload of \(payloadLength) bytes")
+        let length = UInt32(truncatingIfNeeded: payloadLength)
+        bytes[start] = UInt8(truncatingIfNeeded: length >> 24)
+        bytes[start + 1] = UInt8(truncatingIfNeeded: length >> 16)
+        bytes[start + 2] = UInt8(truncatingIfNeeded: length >> 8)
+        bytes[start + 3] = UInt8(truncatingIfNeeded: length)
     }
 }

@@ -25,6 +25,27 @@ extension Rendition where State == JSONValue {
     }
 
     private static let prefix = Array(#"{"rendition":"#.utf8)
+
+    /// `{"rendition":{"revision":R,"snapshot":STATE}}`, framed: a snapshot rendition written by
+    /// hand around the state's JSON text, byte for byte what ``WireJSON`` writes for
+    /// ``ServerMessage/rendition(_:)`` holding that state (keys sorted). The core sends one to
+    /// a shell that fell behind, with the text it encoded once for that revision; ``read(_:)``
+    /// reads it back.
+    /// - Parameters:
+    ///   - revision: the state's revision.
+    ///   - snapshot: the state's JSON text, as ``WireJSON`` writes it.
+    public static func snapshotFrame(revision: UInt64, snapshot: [UInt8]) -> [UInt8] {
+        var frame: [UInt8] = []
+        frame.reserveCapacity(snapshot.count + 52)
+        let start = Frame.beginFrame(in: &frame)
+        frame += #"{"rendition":{"revision":"#.utf8
+        JSONFragment.append(revision, to: &frame)
+        frame += #","snapshot":"#.utf8
+        frame += snapshot
+        frame += "}}".utf8
+        Frame.endFrame(in: &frame, startingAt: start)
+        return frame
+    }
 }
 
 /// Reads a rendition by the structure of its text.

@@ -2,21 +2,25 @@
 /// what ``WireJSON`` writes and what the core writes, without the `Codable` machinery, whose
 /// first use in a process (type metadata made at run time, protocol conformances looked up)
 /// costs more than the rest of a one-shot command. The action itself is the app's, and is
-/// encoded as usual.
+/// encoded as usual. The ack's writer, the core's (an ack is the frame it writes most), is
+/// here too, beside its reader.
 public enum ScriptFrames {
     /// `{"hello":{"client":…,"name":…,"protocol":N,"role":…}}`, framed.
     /// - Parameter hello: the hello.
     public static func hello(_ hello: Hello) -> [UInt8] {
-        var payload = Array(#"{"hello":{"client":"#.utf8)
-        payload += JSONFragment.string(hello.client)
-        payload += #","name":"#.utf8
-        payload += JSONFragment.string(hello.name)
-        payload += #","protocol":"#.utf8
-        payload += String(hello.protocolVersion).utf8
-        payload += #","role":"#.utf8
-        payload += JSONFragment.string(hello.role.rawValue)
-        payload += "}}".utf8
-        return framed(payload)
+        var frame: [UInt8] = []
+        let start = Frame.beginFrame(in: &frame)
+        frame += #"{"hello":{"client":"#.utf8
+        frame += JSONFragment.string(hello.client)
+        frame += #","name":"#.utf8
+        frame += JSONFragment.string(hello.name)
+        frame += #","protocol":"#.utf8
+        frame += String(hello.protocolVersion).utf8
+        frame += #","role":"#.utf8
+        frame += JSONFragment.string(hello.role.rawValue)
+        frame += "}}".utf8
+        Frame.endFrame(in: &frame, startingAt: start)
+        return frame
     }
 
     /// `{"action":{"action":ACTION,"client":…,"seq":N}}`, framed.
@@ -39,15 +43,45 @@ public enum ScriptFrames {
     }
 
     /// `{"bye":{}}`, framed.
-    public static var bye: [UInt8] { framed(Array(#"{"bye":{}}"#.utf8)) }
+    public static var bye: [UInt8] {
+        var frame: [UInt8] = []
+        let start = Frame.beginFrame(in: &frame)
+        frame += #"{"bye":{}}"#.utf8
+        Frame.endFrame(in: &frame, startingAt: start)
+        return frame
+    }
+
+    private static let ackStart = Array(#"{"ack":{"revision":"#.utf8)
+    private static let ackSeqKey = Array(#","seq":"#.utf8)
+
+    /// `{"ack":{"revision":R,"seq":S}}`, framed: the core's ack, written by hand (it is the most
+    /// frequent frame, and its JSON is fixed), byte for byte what ``WireJSON`` writes for
+    /// ``ServerMessage/ack(_:)``. ``ack(_:)`` reads it back (below 10^18; the general reader
+    /// reads any).
+    /// - Parameters:
+    ///   - seq: the acknowledged action's sequence number.
+    ///   - revision: the revision it made (or made before, for a resend).
+    public static func ackFrame(seq: UInt64, revision: UInt64) -> [UInt8] {
+        var frame: [UInt8] = []
+        frame.reserveCapacity(64)
+        let start = Frame.beginFrame(in: &frame)
+        frame += ackStart
+        JSONFragment.append(revision, to: &frame)
+        frame += ackSeqKey
+        JSONFragment.append(seq, to: &frame)
+        frame.append(UInt8(ascii: "}"))
+        frame.append(UInt8(ascii: "}"))
+        Frame.endFrame(in: &frame, startingAt: start)
+        return frame
+    }
 
     /// The ack in `payload` if it is written exactly as the core writes acks,
     /// `{"ack":{"revision":R,"seq":S}}` (plain whole numbers, no whitespace); nil for anything
     /// else, which the general reader reads.
     /// - Parameter payload: a frame's payload.
     public static func ack(_ payload: [UInt8]) -> Ack? {
-        let head = Array(#"{"ack":{"revision":"#.utf8)
-        let middle = Array(#","seq":"#.utf8)
+        let head = ackStart
+        let middle = ackSeqKey
         guard payload.count > head.count, payload.starts(with: head) else { return nil }
         var index = head.count
         guard let revision = wholeNumber(payload, &index), payload[index...].starts(with: middle) else { return nil }
@@ -69,11 +103,5 @@ public enum ScriptFrames {
         guard digits > 0, digits == 1 || bytes[start] != UInt8(ascii: "0") else { return nil }
         guard index == bytes.count || bytes[index] &- UInt8(ascii: "0") > 9 else { return nil }
         return value
-    }
-
-    /// A small payload (a hello's client id and name are at most a few hundred bytes) framed.
-    private static func framed(_ payload: [UInt8]) -> [UInt8] {
-        let length = UInt32(truncatingIfNeeded: payload.count)
-        return [UInt8(length >> 24), UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)] + payload
     }
 }

@@ -64,6 +64,24 @@ extension ServerMessage {
     }
 }
 
+extension ServerMessage {
+    /// This message's frame: its JSON as ``WireJSON`` writes it, with the length prefix; what
+    /// the core sends of every message it does not write by hand (those are written beside
+    /// their readers: ``ScriptFrames/ackFrame(seq:revision:)``,
+    /// ``WelcomeFrame/frame(protocolVersion:core:pid:shells:revision:snapshot:)``,
+    /// ``Rendition/snapshotFrame(revision:snapshot:)``). A message that cannot be written (a
+    /// value holding a NaN, a payload past what a frame can carry) becomes the frame of an
+    /// `internal_error` that says so, so that the client hears that something went wrong.
+    public func frame() -> [UInt8] {
+        do {
+            return try Frame.encode(WireJSON.encode(self), maximumPayloadLength: Frame.absoluteMaximumPayloadLength)
+        } catch {
+            let failure = ServerMessage<JSONValue>.error(ErrorMessage(.internalError, "the core could not send a message: \(error)"))
+            return (try? Frame.encode(WireJSON.encode(failure))) ?? []
+        }
+    }
+}
+
 extension ServerMessage: Equatable where State: Equatable {}
 
 /// The names of server messages, made once (a generic type cannot have a stored static).

@@ -35,6 +35,43 @@ public struct WelcomeFrame: Sendable, Equatable {
     }
 }
 
+extension WelcomeFrame {
+    /// `{"welcome":{"core":…,"pid":N,"protocol":N,"revision":R,"shells":N,"snapshot":STATE}}`,
+    /// framed: the core's welcome, written by hand around the state's JSON text, byte for byte
+    /// what ``WireJSON`` writes for ``ServerMessage/welcome(_:)`` holding that state (keys
+    /// sorted). The core encodes a state once per revision and welcomes every client at that
+    /// revision with the same text; ``split(_:)`` reads the envelope back.
+    /// - Parameters:
+    ///   - protocolVersion: the core's protocol version.
+    ///   - core: the id of this run of the core.
+    ///   - pid: the core's process id.
+    ///   - shells: the shells and watchers attached.
+    ///   - revision: the state's revision.
+    ///   - snapshot: the state's JSON text, as ``WireJSON`` writes it.
+    public static func frame(
+        protocolVersion: Int = ProtocolVersion.current, core: String, pid: Int32, shells: Int, revision: UInt64, snapshot: [UInt8]
+    ) -> [UInt8] {
+        var frame: [UInt8] = []
+        frame.reserveCapacity(snapshot.count + core.utf8.count + 160)
+        let start = Frame.beginFrame(in: &frame)
+        frame += #"{"welcome":{"core":"#.utf8
+        frame += JSONFragment.string(core)
+        frame += #","pid":"#.utf8
+        frame += String(pid).utf8
+        frame += #","protocol":"#.utf8
+        frame += String(protocolVersion).utf8
+        frame += #","revision":"#.utf8
+        JSONFragment.append(revision, to: &frame)
+        frame += #","shells":"#.utf8
+        frame += String(shells).utf8
+        frame += #","snapshot":"#.utf8
+        frame += snapshot
+        frame += "}}".utf8
+        Frame.endFrame(in: &frame, startingAt: start)
+        return frame
+    }
+}
+
 /// Reads a welcome's envelope by the structure of the text, and skips its state.
 extension FrameScanner {
     static let welcomeKey = Array(#""welcome""#.utf8)

@@ -1,0 +1,252 @@
+import FoundationEssentials
+import Glibc
+import Wire
+
+/// Applying and journaling: a client's action read by the quick path (``PlainActionFrame``),
+/// checked against the quarantine and the app's `admits`, applied through the ``StoreKernel``,
+/// its record appended to the journal in memory, its rendition encoded once for every shell,
+/// its answer queued, its effects started; the core's own and its effects' actions the same
+/// way; and the journal's checks between turns. Nothing here writes to a socket: what it queues
+/// goes out at the end of the turn (``endTurn()``), once the journal has it.
+extension CoreEngine {
+    /// The most common frame, an action in its plain form (``PlainActionFrame``), read without
+    /// the generic decoding of every message: only the action itself is parsed, decoded and
+    /// applied, and the journal copies its text. Returns false for anything else, which takes
+    /// the general path (that also says what is wrong). (The action is not returned: a tuple or
+    /// optional of a generic type costs a metadata lookup at every action.)
+    func applyPlainAction(_ frame: [UInt8], from client: EngineClient, hello: Hello) -> Bool {
+        guard let plain = PlainActionFrame.scan(frame) else { return false }
+        // Noted from its reading to its journal record: a crash anywhere in between is known at
+        // the next start, and the action refused from then on.
+        CrashNote.begin(.action, client: client.clientJSON, seq: plain.seq, bytes: frame[plain.action])
+        defer { CrashNote.end() }
+        let parsed: JSONValue
+        do {
+            parsed = try frame.withUnsafeBytes { raw throws(JSONSyntaxError) in
+                try JSONParser().parse(UnsafeRawBufferPointer(rebasing: raw[plain.action]))
+            }
+        } catch {
+            return false
+        }
+        // The client field is not used: the hello's client id is the one that counts.
+        if !quarantine.isEmpty, refuseQuarantined(parsed, seq: plain.seq, from: client, hello: hello) { return true }
+        let action: Action
+        do {
+            action = try JSONValueDecoder().decode(Action.self, from: parsed)
+        } catch {
+            return false
+        }
+        apply(action, seq: plain.seq, json: frame[plain.action], from: client, hello: hello)
+        return true
+    }
+
+    /// Answers a client's action that crashed the core before with `crashed_core`, unless it
+    /// was applied before (a resend, answered with its original ack as always). Returns whether
+    /// it was refused.
+    func refuseQuarantined(_ action: JSONValue, seq: UInt64, from client: EngineClient, hello: Hello) -> Bool {
+        guard kernel.ledger.verdict(client: hello.client, seq: seq) == .new,
+              quarantine.entry(client: hello.client, seq: seq, action: action) != nil else { return false }
+        if trace {
+            log("trace refused from client \(PeerText.forLog(hello.client)) #\(seq): it crashed the core before (crashed_core)")
+        }
+        let refusal = Rejection.crashedCore
+        answer(client.number, .reject(Reject(seq: seq, code: refusal.code, message: refusal.message)))
+        return true
+    }
+
+    func apply(_ action: Action, seq: UInt64, json: ArraySlice<UInt8>? = nil, from client: EngineClient, hello: Hello) {
+        if json == nil, !quarantine.isEmpty, let value = try? JSONValue(encoding: action),
+           refuseQuarantined(value, seq: seq, from: client, hello: hello) {
+            return
+        }
+        if let refusal = admits(action) {
+            if trace { log(TraceLine.rejected(action: action, origin: .client(id: hello.client, seq: seq), rejection: refusal)) }
+            answer(client.number, .reject(Reject(seq: seq, code: refusal.code, message: refusal.message)))
+            return
+        }
+        apply(action, json: json, from: .client(id: hello.client, seq: seq), client: client, seq: seq)
+    }
+
+    /// Applies an action and queues what follows: the journal record, the rendition for every
+    /// shell, the answer to its sender (if a client sent it), and its effects.
+    /// - Parameter json: the action's JSON as the client sent it, when the engine has it: the
+    ///   journal writes it as it is, instead of encoding the action again.
+    func apply(_ action: Action, json: ArraySlice<UInt8>? = nil, from origin: ActionOrigin, client: EngineClient?, seq: UInt64?) {
+        guard !failed else { return }
+        switch kernel.apply(action, from: origin, keepingPrevious: trace || !receivers.isEmpty) {
+        case let .duplicate(revision):
+            answerDuplicate(action, from: origin, client: client?.number, seq: seq, revision: revision)
+        case let .rejected(rejection):
+            answerRejected(action, from: origin, client: client?.number, seq: seq, rejection: rejection)
+        case let .applied(applied):
+            record(applied, json: json, client: client)
+            // Not recorded: nothing about it may go out.
+            if failed { return }
+            if trace {
+                log(TraceLine.applied(action: action, origin: origin, revision: applied.revision, previous: applied.previous, state: kernel.state))
+            }
+            if !receivers.isEmpty { broadcastRendition(applied) }
+            if let client, let seq {
+                client.owed += 1
+                pending.append(.frame(client: client.number, bytes: ScriptFrames.ackFrame(seq: seq, revision: applied.revision), isAnswer: true))
+            }
+            run(applied.effect)
+        }
+    }
+
+    // The answers other than an ack, apart from ``apply(_:json:from:client:seq:)`` so that an
+    // applied action does not pay for their generic messages.
+
+    func answerDuplicate(_ action: Action, from origin: ActionOrigin, client number: Int?, seq: UInt64?, revision: UInt64) {
+        if trace { log(TraceLine.duplicate(action: action, origin: origin, revision: revision)) }
+        if let number, let seq { answer(number, .ack(Ack(seq: seq, revision: revision))) }
+    }
+
+    func answerRejected(_ action: Action, from origin: ActionOrigin, client number: Int?, seq: UInt64?, rejection: Rejection) {
+        if trace {
+            log(TraceLine.rejected(action: action, origin: origin, rejection: rejection))
+        } else if origin == .effect {
+            log("an effect's action was rejected: \(PeerText.forLog(rejection.message)) (\(PeerText.forLog(rejection.code)))")
+        }
+        if let number, let seq { answer(number, .reject(Reject(seq: seq, code: rejection.code, message: rejection.message))) }
+    }
+
+    func record(_ applied: StoreKernel<State, Action, Environment>.Applied, json: ArraySlice<UInt8>?, client engineClient: EngineClient?) {
+        guard let journal else { return }
+        var client: String?
+        var seq: UInt64?
+        if case let .client(id, number) = applied.origin {
+            client = id
+            seq = number
+        }
+        let at = applied.at.timeIntervalSince1970
+        if let json, let client, let seq {
+            // ``JournalEntry``'s JSON, with the action's text as the client sent it, written
+            // straight into the journal's buffer. (No closure here: one formed in the engine
+            // checks its isolation when called.)
+            var clientJSON = engineClient?.clientJSON ?? []
+            if clientJSON.isEmpty { clientJSON = JSONFragment.string(client) }
+            journal.appendEntry(action: json, at: at, client: clientJSON, revision: applied.revision, seq: seq)
+            return
+        }
+        do {
+            let record = try Self.journalText(revision: applied.revision, at: at, client: client, seq: seq, action: applied.action)
+            journal.append(revision: applied.revision, record: DurableRecord.encode(record))
+        } catch {
+            // Applied, and not recordable (an effect's action holding a NaN, say): nothing more
+            // may be acknowledged, as when the journal cannot be written.
+            let reason = "revision \(applied.revision) could not be encoded for the journal: \(error)"
+            log("the journal cannot be written (\(reason)); stopping so that nothing unrecorded is acknowledged")
+            fail(JournalFailure(reason: reason))
+        }
+    }
+
+    /// A ``JournalEntry``'s JSON, encoded (apart from ``record(_:json:)``, whose usual path
+    /// writes it by hand).
+    static func journalText(revision: UInt64, at: Double, client: String?, seq: UInt64?, action: Action) throws -> [UInt8] {
+        try WireJSON.encode(JournalEntry<Action>(revision: revision, at: at, client: client, seq: seq, action: action))
+    }
+
+    /// The rendition of an applied action for every shell: a patch from the state before (the
+    /// whole state if there is none), encoded once.
+    func broadcastRendition(_ applied: StoreKernel<State, Action, Environment>.Applied) {
+        let revision = applied.revision
+        var content = Rendition<State>.Content.snapshot(kernel.state)
+        if let previous = applied.previous {
+            do {
+                content = .patch(try kernel.state.patch(from: previous))
+            } catch {
+                log("could not diff revision \(revision) (\(error)); sending a snapshot")
+            }
+        }
+        pending.append(.rendition(ServerMessage<State>.rendition(Rendition(revision: revision, content: content)).frame()))
+    }
+
+    func run(_ effect: Effect<Action>) {
+        for step in effect.steps {
+            switch step {
+            case let .send(next):
+                applyOwn(next, from: .effect)
+            case let .work(work):
+                _ = runtime.start(work)
+            case let .cancel(ids):
+                runtime.cancel(ids)
+            }
+        }
+    }
+
+    func applyEffectAction(_ action: Action) {
+        applyOwn(action, from: .effect)
+        touchTurn()
+    }
+
+    /// Applies an action of the core's own (an effect's, or one it sends itself), noted for a
+    /// crash as clients' actions are; one that crashed the core before is dropped.
+    func applyOwn(_ action: Action, from origin: ActionOrigin) {
+        let json = (try? WireJSON.encode(action)) ?? []
+        if !quarantine.isEmpty, let value = try? JSONParser().parse(json), let entry = quarantine.entry(ownAction: value) {
+            log("dropped an action of the core's own that crashed it before: \(entry.summary)")
+            return
+        }
+        CrashNote.begin(.own, client: [], seq: nil, bytes: json[...])
+        apply(action, from: origin, client: nil, seq: nil)
+        CrashNote.end()
+    }
+
+    // MARK: What is queued for the clients
+
+    func broadcastNotice(_ text: String) {
+        pending.append(.notice(ServerMessage<State>.notice(Notice(text: text)).frame()))
+        touchTurn()
+    }
+
+    func announcePresence(except number: Int?) {
+        pending.append(.presence(except: number))
+    }
+
+    func answer(_ number: Int, _ message: ServerMessage<State>) {
+        owe(number)
+        pending.append(.frame(client: number, bytes: message.frame(), isAnswer: true))
+    }
+
+    func owe(_ number: Int) {
+        clients[number]?.owed += 1
+    }
+
+    // MARK: The journal
+
+    /// Under `batch` and `never`, the journal checks that its file is still in place within
+    /// 100 ms of a write, also when nothing more is written.
+    func armJournalCheck() {
+        guard let journal, journal.needsCheck, !journalCheckArmed else { return }
+        journalCheckArmed = true
+        loop.schedule(after: FsyncPolicy.batchInterval) { [weak self] in
+            self?.assumeIsolated { $0.checkJournal() }
+        }
+    }
+
+    func checkJournal() {
+        journalCheckArmed = false
+        guard let journal, !failed else { return }
+        do {
+            try journal.commit { snapshotContent() }
+        } catch {
+            fail(error)
+            return
+        }
+        armJournalCheck()
+    }
+
+    /// The state now, for a snapshot (the journal asks for it only when it needs one).
+    func snapshotContent() -> SnapshotContent<State> {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return SnapshotContent(revision: kernel.revision, at: Double(now.tv_sec), state: kernel.state, ledger: kernel.ledger)
+    }
+
+    func fail(_ error: JournalFailure) {
+        failed = true
+        pending.removeAll()
+        journalFailed(error)
+    }
+}
