@@ -165,11 +165,11 @@ rows=()
 row() { rows+=("$1|$2|$3|$4"); }
 # want N: whether row N is to be run.
 want() { [ -z "$only" ] || [[ "$only" == *",$1,"* ]]; }
-# cpu_ticks PID: the clock ticks of CPU (user and system) the process has used.
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-ticks_per_second="$(getconf CLK_TCK)"
-# per_change TICKS COUNT: microseconds of CPU per one of COUNT.
-per_change() { awk -v t="$1" -v n="$2" -v hz="$ticks_per_second" 'BEGIN { if (n == 0) print "-"; else printf "%.1f\n", t * 1000000 / hz / n }'; }
+# cpu_ticks PID: the nanoseconds of CPU the process has used (its main thread's and every
+# other thread's: /proc/PID/task/*/schedstat, whose first field is the time run).
+cpu_ticks() { cat /proc/"$1"/task/*/schedstat 2> /dev/null | awk '{ s += $1 } END { printf "%d\n", s }'; }
+# per_change NANOSECONDS COUNT: microseconds of CPU per one of COUNT.
+per_change() { awk -v t="$1" -v n="$2" 'BEGIN { if (n == 0) print "-"; else printf "%.1f\n", t / 1000 / n }'; }
 
 # watchers SOCKET N: starts N `shell-client watch --json` and waits until the core counts them.
 watcher_pids=()
@@ -373,16 +373,28 @@ if want 7; then
     watch_pid=$!
     pids+=("$watch_pid")
     cama "$shells_socket" --wait-shells 2 --timeout 60 > /dev/null || die "the core does not count the shell and the watcher"
+    # settle PIDS...: waits until the processes use no more CPU (none for 0.3 s, at most 60 s):
+    # what they were still taking in (the list filled before) is not counted.
+    settle() {
+        local before after pid
+        for _ in $(seq 200); do
+            before=""; for pid in "$@"; do before+="$(cpu_ticks "$pid") "; done
+            sleep 0.3
+            after=""; for pid in "$@"; do after+="$(cpu_ticks "$pid") "; done
+            [ "$before" = "$after" ] && return 0
+        done
+        progress "warning: $* still busy after 60 s"
+    }
     # shell_round COUNT: COUNT toggles; sets attach_us, watch_us (CPU per change), printed
     # (lines the watcher printed) and line_bytes (their mean size).
     shell_round() {
         local a0 w0 a1 w1 lines0 bytes0 lines1 bytes1
-        sleep 0.5
+        settle "$attach_pid" "$watch_pid"
         a0="$(cpu_ticks "$attach_pid")"; w0="$(cpu_ticks "$watch_pid")"
         lines0="$(wc -l < "$work/shells-watch.out")"; bytes0="$(wc -c < "$work/shells-watch.out")"
         cama "$shells_socket" --clients 1 --actions "$1" --action '{"toggle":{"id":1}}' > /dev/null
         # Both take the last change before they are measured.
-        sleep 1
+        settle "$attach_pid" "$watch_pid"
         a1="$(cpu_ticks "$attach_pid")"; w1="$(cpu_ticks "$watch_pid")"
         lines1="$(wc -l < "$work/shells-watch.out")"; bytes1="$(wc -c < "$work/shells-watch.out")"
         attach_us="$(per_change $((a1 - a0)) "$1")"
@@ -400,10 +412,10 @@ if want 7; then
         pid=$!
         pids+=("$pid")
         for _ in $(seq 3000); do [ "$(redis-cli -s "$redis_none" pubsub numsub ch | tail -1)" = 1 ] && break; sleep 0.02; done
-        sleep 0.5
+        settle "$pid"
         s0="$(cpu_ticks "$pid")"
         for _ in $(seq "$1"); do redis-cli -s "$redis_none" -x publish ch < "$work/payload" > /dev/null; done
-        sleep 1
+        settle "$pid"
         s1="$(cpu_ticks "$pid")"
         stop "$pid"
         subscriber_us="$(per_change $((s1 - s0)) "$1")"

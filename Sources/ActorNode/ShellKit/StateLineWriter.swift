@@ -105,7 +105,8 @@ struct StateLineWriter {
             text.append(UInt8(ascii: "}"))
             return true
         case let .array(elements) where elements.count >= Self.keptArrayLength:
-            var kept = elementText[path] ?? []
+            // Taken out while it changes, so that it is changed in place, not copied.
+            var kept = elementText.removeValue(forKey: path) ?? []
             if kept.count != elements.count { kept = Array(repeating: nil, count: elements.count) }
             text.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
@@ -148,7 +149,8 @@ struct StateLineWriter {
         }
         for depth in 1 ..< max(tokens.count, 1) {
             let arrayPath = Array(tokens.prefix(depth))
-            guard var kept = elementText[arrayPath] else { continue }
+            // Taken out while it changes, so that it is changed in place, not copied.
+            guard var kept = elementText.removeValue(forKey: arrayPath) else { continue }
             let token = tokens[depth]
             let last = depth == tokens.count - 1
             if last, operation == .add || operation == .remove {
