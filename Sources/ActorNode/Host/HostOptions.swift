@@ -1,9 +1,9 @@
 import Wire
 
 /// The command line every core takes, whatever its app.
-public struct HostOptions: Sendable, Equatable {
+package struct HostOptions: Sendable, Equatable {
     /// What the command does.
-    public enum Mode: Sendable, Equatable {
+    package enum Mode: Sendable, Equatable {
         /// Serve until a stop signal.
         case serve
         /// Report on the state directory.
@@ -16,24 +16,24 @@ public struct HostOptions: Sendable, Equatable {
         case version
     }
 
-    public var mode = Mode.serve
-    public var socket: String?
-    public var stateDirectory: String?
-    public var fsync = FsyncPolicy.always
-    public var snapshotThreshold = 8 << 20
-    public var maximumFrameLength = Frame.defaultMaximumPayloadLength
+    package var mode = Mode.serve
+    package var socket: String?
+    package var stateDirectory: String?
+    package var fsync = FsyncPolicy.always
+    package var snapshotThreshold = 8 << 20
+    package var maximumFrameLength = Frame.defaultMaximumPayloadLength
     /// `--max-buffered`: the engine's input budget (``CoreEngine/Limits/inputBudget``).
-    public var inputBudget = 64 << 20
-    public var handshakeTimeout = Duration.seconds(10)
-    public var trace = false
+    package var inputBudget = 64 << 20
+    package var handshakeTimeout = Duration.seconds(10)
+    package var trace = false
 
-    public init() {}
+    package init() {}
 
     /// Parses the arguments after the program's name.
     /// - Parameters:
     ///   - arguments: the words of the command line.
     ///   - program: the program's name, for usage errors.
-    public static func parse(_ arguments: [String], program: String) throws(CommandFailure) -> HostOptions {
+    package static func parse(_ arguments: [String], program: String) throws(CommandFailure) -> HostOptions {
         var options = HostOptions()
         var cursor = ArgumentCursor(arguments, program: program)
         var modes: [Mode] = []
@@ -89,7 +89,7 @@ public struct HostOptions: Sendable, Equatable {
     ///   - program: the program's name.
     ///   - summary: one line saying what it serves.
     ///   - naming: where its socket and state directory are by default.
-    public static func help(program: String, summary: String, naming: AppNaming) -> String {
+    package static func help(program: String, summary: String, naming: AppNaming) -> String {
         """
         \(program): \(summary)
 
