@@ -194,8 +194,11 @@ enum ShellHelp {
             "watcher fell far behind, replaces the whole state.",
             "",
             "Options:",
-            "  --socket PATH       the core's socket (else $\(App.naming.socketVariable), else",
-            "                      $XDG_RUNTIME_DIR/\(App.naming.name)/core.sock, else /tmp/\(App.naming.name)-$UID/core.sock)",
+        ]
+        // The socket's search order, as long as the app's name makes it, wrapped.
+        let socket = Wording.wrap("the core's socket (else \(App.naming.socketSearch))", width: Wording.helpWidth - 22)
+        lines += ["  " + pad("--socket PATH", 20) + socket[0]] + socket.dropFirst().map { String(repeating: " ", count: 22) + $0 }
+        lines += [
             "  --timeout SECONDS   how long to wait for the core to answer, or to come back when it",
             "                      restarts (default 10; attach waits 60 for a restart)",
             "  -h, --help          show this help",
