@@ -13,9 +13,12 @@
 #      20% of ITEMS items and at 80% to 100%; toggle with one watcher at 1 item and at ITEMS
 #      items; `shell-client state --json` at ITEMS items, the core's RSS, the state's size
 #   6  `shell-client send add x` and `tmux send-keys` as whole processes: median ms of RUNS each
+#   7  a shell's cost per change: CPU microseconds per toggle of a full-screen `attach` (in
+#      tmux) and of a `watch --json`, at 10 items and at ITEMS items; and the watcher's CPU per
+#      state printed beside `redis-cli subscribe`'s CPU per message of the same size
 #
 # Usage: scripts/bench.sh [--quick] [--actions N] [--rounds R] [--watch-actions N]
-#                         [--items N] [--toggles N] [--runs N] [--keep]
+#                         [--items N] [--toggles N] [--runs N] [--rows LIST] [--keep]
 #   --actions N        actions (requests) in all for each of rows 1 to 3, on each side
 #                      (default 200000; $BENCH_ACTIONS)
 #   --rounds R         rows 1 to 3 alternate CAMA and Redis R times with N/R actions each and
@@ -25,6 +28,7 @@
 #   --toggles N        toggles measured at ITEMS items with a watcher (default 500;
 #                      $BENCH_TOGGLES); 20 times as many at 1 item
 #   --runs N           runs of each command in row 6 (default 100; $BENCH_RUNS)
+#   --rows LIST        only these rows, by number, separated by commas (default: all)
 #   --quick            small counts (8000 in 2 rounds, 300, 20000, 100, 20): a check that
 #                      everything runs
 #   --keep             keep the temporary directory (logs, state) and print where it is
@@ -38,6 +42,7 @@ toggles="${BENCH_TOGGLES:-500}"
 runs="${BENCH_RUNS:-100}"
 rounds="${BENCH_ROUNDS:-5}"
 keep=0
+only=""
 usage() { sed -n '/^# Usage:/,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 number() { [[ "$2" =~ ^[1-9][0-9]*$ ]] || { echo "bench: $1 needs a positive number, not '$2'" >&2; exit 2; }; echo "$2"; }
 while [ $# -gt 0 ]; do
@@ -49,6 +54,7 @@ while [ $# -gt 0 ]; do
         --toggles) toggles="$(number "$1" "${2:-}")"; shift ;;
         --runs) runs="$(number "$1" "${2:-}")"; shift ;;
         --rounds) rounds="$(number "$1" "${2:-}")"; shift ;;
+        --rows) [[ "${2:-}" =~ ^[1-7](,[1-7])*$ ]] || { echo "bench: --rows takes row numbers 1 to 7 separated by commas, not '${2:-}'" >&2; exit 2; }; only=",$2,"; shift ;;
         --keep) keep=1 ;;
         -h | --help) usage; exit 0 ;;
         *) echo "bench: unknown option '$1'" >&2; usage >&2; exit 2 ;;
@@ -157,6 +163,13 @@ median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]
 
 rows=()
 row() { rows+=("$1|$2|$3|$4"); }
+# want N: whether row N is to be run.
+want() { [ -z "$only" ] || [[ "$only" == *",$1,"* ]]; }
+# cpu_ticks PID: the clock ticks of CPU (user and system) the process has used.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+ticks_per_second="$(getconf CLK_TCK)"
+# per_change TICKS COUNT: microseconds of CPU per one of COUNT.
+per_change() { awk -v t="$1" -v n="$2" -v hz="$ticks_per_second" 'BEGIN { if (n == 0) print "-"; else printf "%.1f\n", t * 1000000 / hz / n }'; }
 
 # watchers SOCKET N: starts N `shell-client watch --json` and waits until the core counts them.
 watcher_pids=()
@@ -231,13 +244,22 @@ pair() {
 }
 
 # 1 and 2: one action at a time, 1 and 16 clients, no sync; 3: 16 clients, every write synced.
+if want 1; then
 progress "1: 1 client, $rounds rounds of $((actions / rounds)) actions"
 pair 1 "1 client (fsync never; Redis no persistence)" 1 "$never_socket" "$redis_none"
+fi
+
+if want 2; then
 progress "2: 16 clients, $rounds rounds of $((actions / rounds / 16)) actions each"
 pair 2 "16 clients" 16 "$never_socket" "$redis_none"
+fi
+
+if want 3; then
 progress "3: 16 clients, fsync always, $rounds rounds"
 pair 3 "16 clients, fsync always" 16 "$always_socket" "$redis_always"
+fi
 
+if want 4; then
 # 4: one sender, 100 watchers (processes of their own on both sides).
 progress "4: 1 sender, 100 watchers, $watch_actions actions"
 watchers "$never_socket" 100
@@ -251,7 +273,9 @@ row "4. 1 sender, 100 watcher processes, actions/s" "$cama_rate" "$redis_rate" "
 row "4. 1 sender, 100 watcher processes, p50 us" "$(field "$line" p50_us)" "$redis_p50" "$(ratio "$(field "$line" p50_us)" "$redis_p50")"
 line="$(cama "$never_socket" --clients 1 --actions "$watch_actions" --watchers 100)"
 row "4. 1 sender, 100 watchers inside cama-bench, actions/s" "$(field "$line" actions_per_second)" "-" "-"
+fi
 
+if want 5; then
 # 5: size independence, on a core of its own.
 progress "5: size: 1 item, then $items items"
 start_core size never
@@ -304,7 +328,9 @@ row "5. shell-client state --json at $items items, whole process, ms" "$state_ms
 row "5. core VmRSS at $items items, KiB" "$rss_kb" "-" "-"
 row "5. state --json at $items items, bytes" "$state_bytes" "-" "-"
 stop "$size_pid"
+fi
 
+if want 6; then
 # 6: one action from a whole process, against tmux send-keys.
 progress "6: shell-client send and tmux send-keys, $runs runs each"
 tmux -S "$tmux_socket" new-session -d -s b 'cat > /dev/null'
@@ -328,6 +354,82 @@ forget "$tmux_pid"
 send_ms="$(milliseconds "$(median < "$work/send.ns")")"
 tmux_ms="$(milliseconds "$(median < "$work/tmux.ns")")"
 row "6. one process, median ms: shell-client send add x; tmux send-keys" "$send_ms" "$tmux_ms" "$(ratio "$send_ms" "$tmux_ms")"
+fi
+
+# 7: a shell's cost per change, on a core of its own: an attached full-screen shell in tmux
+# and a `watch --json`, each change a toggle sent by cama-bench (which waits for its ack), at
+# 10 items and at ITEMS items; then Redis: one `redis-cli subscribe`, sent messages of the size
+# of the watcher's lines at each size.
+if want 7; then
+    progress "7: a shell's CPU per change, at 10 and at $items items"
+    start_core shells never
+    shells_socket="$core_socket"
+    shells_pid="$core_pid"
+    cama "$shells_socket" --clients 1 --actions 10 --action '{"add":{"text":"item"}}' > /dev/null
+    tmux -S "$tmux_socket" new-session -d -s shell -x 100 -y 40 "$bin/shell-client --socket $shells_socket attach"
+    attach_pid="$(tmux -S "$tmux_socket" display-message -p -t shell '#{pane_pid}')"
+    pids+=("$attach_pid")
+    "$bin/shell-client" --socket "$shells_socket" watch --json > "$work/shells-watch.out" 2>> "$work/watchers.log" &
+    watch_pid=$!
+    pids+=("$watch_pid")
+    cama "$shells_socket" --wait-shells 2 --timeout 60 > /dev/null || die "the core does not count the shell and the watcher"
+    # shell_round COUNT: COUNT toggles; sets attach_us, watch_us (CPU per change), printed
+    # (lines the watcher printed) and line_bytes (their mean size).
+    shell_round() {
+        local a0 w0 a1 w1 lines0 bytes0 lines1 bytes1
+        sleep 0.5
+        a0="$(cpu_ticks "$attach_pid")"; w0="$(cpu_ticks "$watch_pid")"
+        lines0="$(wc -l < "$work/shells-watch.out")"; bytes0="$(wc -c < "$work/shells-watch.out")"
+        cama "$shells_socket" --clients 1 --actions "$1" --action '{"toggle":{"id":1}}' > /dev/null
+        # Both take the last change before they are measured.
+        sleep 1
+        a1="$(cpu_ticks "$attach_pid")"; w1="$(cpu_ticks "$watch_pid")"
+        lines1="$(wc -l < "$work/shells-watch.out")"; bytes1="$(wc -c < "$work/shells-watch.out")"
+        attach_us="$(per_change $((a1 - a0)) "$1")"
+        watch_us="$(per_change $((w1 - w0)) "$1")"
+        printed=$((lines1 - lines0))
+        watch_per_line="$(per_change $((w1 - w0)) "$printed")"
+        line_bytes=$(((bytes1 - bytes0) / (printed > 0 ? printed : 1)))
+    }
+    # redis_round COUNT BYTES: COUNT messages of BYTES bytes published to one subscriber; sets
+    # subscriber_us (its CPU per message).
+    redis_round() {
+        local s0 s1 pid
+        head -c "$2" /dev/zero | tr '\0' 'x' > "$work/payload"
+        redis-cli -s "$redis_none" subscribe ch > /dev/null 2>> "$work/subscribers.log" &
+        pid=$!
+        pids+=("$pid")
+        for _ in $(seq 3000); do [ "$(redis-cli -s "$redis_none" pubsub numsub ch | tail -1)" = 1 ] && break; sleep 0.02; done
+        sleep 0.5
+        s0="$(cpu_ticks "$pid")"
+        for _ in $(seq "$1"); do redis-cli -s "$redis_none" -x publish ch < "$work/payload" > /dev/null; done
+        sleep 1
+        s1="$(cpu_ticks "$pid")"
+        stop "$pid"
+        subscriber_us="$(per_change $((s1 - s0)) "$1")"
+    }
+    small_count=$((toggles * 4))
+    shell_round "$small_count"
+    attach_small="$attach_us" watch_small="$watch_us" watch_line_small="$watch_per_line" bytes_small="$line_bytes" printed_small="$printed"
+    cama "$shells_socket" --clients 1 --pipeline 128 --actions $((items - 10)) --action '{"add":{"text":"item"}}' > /dev/null
+    shell_round "$toggles"
+    attach_big="$attach_us" watch_big="$watch_us" watch_line_big="$watch_per_line" bytes_big="$line_bytes" printed_big="$printed"
+    tmux -S "$tmux_socket" kill-session -t shell 2> /dev/null || true
+    stop "$watch_pid" "$shells_pid"
+    forget "$attach_pid"
+    redis_round "$small_count" "$bytes_small"
+    redis_small="$subscriber_us"
+    redis_round $((toggles < 100 ? toggles : 100)) "$bytes_big"
+    redis_big="$subscriber_us"
+    row "7. full-screen attach (tmux), CPU us per change at 10 items" "$attach_small" "-" "-"
+    row "7. full-screen attach (tmux), CPU us per change at $items items" "$attach_big" "-" "-"
+    row "7. full-screen attach: at $items / at 10 (target <= 1.5)" "$(ratio "$attach_big" "$attach_small")" "-" "-"
+    row "7. watch --json, CPU us per change at 10 items" "$watch_small" "-" "-"
+    row "7. watch --json, CPU us per change at $items items" "$watch_big" "-" "-"
+    row "7. watch --json: at $items / at 10 (target <= 1.5)" "$(ratio "$watch_big" "$watch_small")" "-" "-"
+    row "7. watch --json, CPU us per state printed ($bytes_small B; $printed_small printed); subscribe per message" "$watch_line_small" "$redis_small" "$(ratio "$watch_line_small" "$redis_small")"
+    row "7. watch --json, CPU us per state printed ($bytes_big B; $printed_big printed); subscribe per message" "$watch_line_big" "$redis_big" "$(ratio "$watch_line_big" "$redis_big")"
+fi
 
 # The table.
 echo "$started; $machine; CPUs $idle_before% idle in the second before the run"

@@ -40,3 +40,21 @@ extension TimerState: Diffable {
         try patch.appendField("deadline", old.deadline, deadline, at: path)
     }
 }
+
+/// How a shell brings its typed state along with each patch in place: a change in the item
+/// list touches one item (or inserts or removes one); anything else is small and decoded again.
+extension AppState: Patchable {
+    public mutating func patch(at path: ArraySlice<String>, operation: JSONPatchOperation.Kind, document: JSONValue?) throws {
+        if try Self.patchMember("todo", &todo, at: path, operation: operation, document: document) { return }
+        self = try Self.decoded(from: document)
+    }
+}
+
+extension TodoState: Patchable {
+    public mutating func patch(at path: ArraySlice<String>, operation: JSONPatchOperation.Kind, document: JSONValue?) throws {
+        if try Self.patchMember("items", &items, at: path, operation: operation, document: document) { return }
+        self = try Self.decoded(from: document)
+    }
+}
+
+extension TodoItem: Patchable {}

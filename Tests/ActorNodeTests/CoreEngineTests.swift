@@ -40,17 +40,6 @@ struct CoreEngineTests {
         return link
     }
 
-    private func waitFor(_ what: String, _ condition: () async -> Bool) async {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !(await condition()) {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("timed out waiting for \(what)")
-                return
-            }
-            try? await Task.sleep(for: .milliseconds(2))
-        }
-    }
-
     @Test("an action is applied, acknowledged with its revision, and seen by every shell")
     func applyAndBroadcast() async throws {
         let core = makeCore()

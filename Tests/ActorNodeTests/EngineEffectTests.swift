@@ -27,17 +27,6 @@ struct EngineEffectTests {
             trace: true, log: { lines.append($0) })
     }
 
-    private func waitFor(_ what: String, _ condition: () async -> Bool) async {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !(await condition()) {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("timed out waiting for \(what)")
-                return
-            }
-            try? await Task.sleep(for: .milliseconds(2))
-        }
-    }
-
     @Test("every applied action gets the next revision, its effects' actions included, in order")
     func revisions() async throws {
         let lines = Lines()

@@ -227,14 +227,23 @@ extension CoreEngine {
 
     func checkJournal() {
         journalCheckArmed = false
-        guard let journal, !failed else { return }
+        commitJournal()
+    }
+
+    /// Writes what the journal holds (and syncs it under `always`), then arms its check.
+    /// - Returns: false when there is no journal to write or writing failed (the core is
+    ///   ending: ``fail(_:)`` has run).
+    @discardableResult
+    func commitJournal() -> Bool {
+        guard let journal, !failed else { return false }
         do {
             try journal.commit { snapshotContent() }
         } catch {
             fail(error)
-            return
+            return false
         }
         armJournalCheck()
+        return true
     }
 
     /// The state now, for a snapshot (the journal asks for it only when it needs one).

@@ -30,13 +30,7 @@ extension CoreEngine {
                 var rounds = 0
                 while rounds < 4, loop.handleReadyNow() > 0 { rounds += 1 }
             }
-            do {
-                try journal.commit { snapshotContent() }
-            } catch {
-                fail(error)
-                return
-            }
-            armJournalCheck()
+            guard commitJournal() else { return }
         }
         release()
         settleTouched()

@@ -27,6 +27,9 @@ final class FullScreenLoop<Interface: FullScreenInterface> {
     private var wakeAt: ContinuousClock.Instant?
     /// A change the interface has not been shown yet.
     private var stateChanged = false
+    /// The state at the machine's revision, typed, when it is known without decoding the
+    /// mirror: patched in place when the state is ``Patchable``.
+    private var typed: Interface.State?
     private var ending: FullScreenOutcome?
     private var scratch = [UInt8](repeating: 0, count: 64 << 10)
 
@@ -189,8 +192,9 @@ final class FullScreenLoop<Interface: FullScreenInterface> {
                 switch event {
                 case .welcomed:
                     break
-                case .changed:
+                case let .changed(_, patch):
                     stateChanged = true
+                    follow(patch)
                 case let .answered(_, .rejected(reject)):
                     take(.rejected(reject))
                 case .answered:
@@ -205,6 +209,7 @@ final class FullScreenLoop<Interface: FullScreenInterface> {
                     take(.reconnecting(reason))
                 case let .reconnected(revision):
                     stateChanged = true
+                    typed = nil
                     take(.reconnected(revision: revision))
                 case let .ended(error):
                     ending = ending ?? (error.map { .lost($0) } ?? .quit)
@@ -255,11 +260,31 @@ final class FullScreenLoop<Interface: FullScreenInterface> {
         if reply.quit { ending = ending ?? .quit }
     }
 
-    /// Hands the interface the newest state, decoded from the mirror.
+    /// Brings the typed state along with `patch` in place, when the state is ``Patchable`` and
+    /// the patch can be followed that way; otherwise forgets it, to be decoded from the mirror.
+    private func follow(_ patch: JSONPatch?) {
+        guard let patch, patch.isFollowableInPlace, let document = machine.document, var mirror = typed.map({ $0 as Any }) as? any Patchable else {
+            typed = nil
+            return
+        }
+        typed = nil
+        do {
+            for operation in patch {
+                try mirror.patch(at: operation.path.tokens[...], operation: operation.op, document: document)
+            }
+            typed = mirror as? Interface.State
+        } catch {
+            typed = nil
+        }
+    }
+
+    /// Hands the interface the newest state: the typed one kept up to date, or decoded from the
+    /// mirror.
     private func showState() {
         stateChanged = false
         do {
-            let state = try (machine.document ?? .null).decode(as: Interface.State.self)
+            let state = try typed ?? (machine.document ?? .null).decode(as: Interface.State.self)
+            typed = state
             take(.state(revision: machine.revision, state))
         } catch {
             ending = ending ?? .lost(.protocolError(ErrorMessage(.badFrame, "the state at revision \(machine.revision) does not decode: \(error)")))

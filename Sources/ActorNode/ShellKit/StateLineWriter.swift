@@ -1,28 +1,41 @@
 import Wire
 
 /// Writes `watch --json`'s lines (``StateJSON/bytes(_:revision:)``) from a state's JSON that
-/// patches keep changing, keeping the text of each top-level member until a patch touches it:
-/// a change to one small member does not write a big one again. The bytes are exactly
-/// ``StateJSON``'s.
+/// patches keep changing, keeping text it wrote until a patch touches it: the text of each
+/// top-level member, and the text of each element of every long array (a list of 100,000
+/// items), so that toggling one item writes that item's text again, not the list's. The line
+/// is then put together from the kept pieces. The bytes are exactly ``StateJSON``'s.
 struct StateLineWriter {
     /// The text of top-level members no patch has touched since it was written.
     private var memberText: [String: [UInt8]] = [:]
     /// The top-level keys with `"revision"`, in the order they are written (by UTF-8 bytes),
     /// each with its text; nil when a patch may have added or removed one.
     private var order: [(key: String, text: [UInt8])]?
+    /// For each long array, by the tokens of its pointer: the text of each element no patch has
+    /// touched (nil for one that must be written again).
+    private var elementText: [[String]: [[UInt8]?]] = [:]
+
+    /// Arrays at least this long keep the text of their elements.
+    static let keptArrayLength = 64
 
     /// Forgets what `patch` may have changed.
     /// - Parameter patch: a patch applied to the document.
     mutating func changed(by patch: JSONPatch) {
         for operation in patch {
-            for pointer in [operation.path, operation.from].compactMap({ $0 }) {
+            // A move takes its element away first, then adds it; a copy only adds.
+            var touched: [(JSONPointer, JSONPatchOperation.Kind)] = []
+            if let from = operation.from { touched.append((from, operation.op == .move ? .remove : .test)) }
+            touched.append((operation.path, operation.op == .move || operation.op == .copy ? .add : operation.op))
+            for (pointer, kind) in touched {
                 guard let member = pointer.tokens.first else {
                     forgetAll()
                     return
                 }
+                if kind == .test { continue }
                 memberText[member] = nil
                 // A member added or removed at the top level changes the order.
                 if pointer.tokens.count == 1 { order = nil }
+                forgetElements(at: pointer.tokens, operation: kind)
             }
         }
     }
@@ -31,6 +44,7 @@ struct StateLineWriter {
     mutating func forgetAll() {
         memberText.removeAll(keepingCapacity: true)
         order = nil
+        elementText.removeAll()
     }
 
     /// The line for `document` at `revision`.
@@ -56,16 +70,111 @@ struct StateLineWriter {
             } else if let text = memberText[key] {
                 line += text
             } else {
-                guard let value = members[key], let text = try? JSONSerializer.serialize(value) else {
-                    // Not what was expected (a NaN, a key gone): the general writer decides.
+                guard let value = members[key] else {
                     forgetAll()
                     return StateJSON.bytes(document, revision: revision)
                 }
-                memberText[key] = text
+                var text: [UInt8] = []
+                guard append(value, at: [key], to: &text) else {
+                    // Not what was expected (a NaN): the general writer decides.
+                    forgetAll()
+                    return StateJSON.bytes(document, revision: revision)
+                }
+                // A member holding a long array is put together again from its elements'
+                // text each time; keeping its whole text too would copy it twice.
+                if text.count <= 1 << 16 { memberText[key] = text }
                 line += text
             }
         }
         line += "}\n".utf8
         return line
+    }
+
+    /// Appends `value`'s text, written at `path`, using and keeping the text of long arrays'
+    /// elements; false for a value JSON cannot hold.
+    private mutating func append(_ value: JSONValue, at path: [String], to text: inout [UInt8]) -> Bool {
+        switch value {
+        case let .object(members) where containsLongArray(value):
+            text.append(UInt8(ascii: "{"))
+            for (index, key) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+                if index > 0 { text.append(UInt8(ascii: ",")) }
+                text += JSONFragment.string(key)
+                text.append(UInt8(ascii: ":"))
+                guard append(members[key]!, at: path + [key], to: &text) else { return false }
+            }
+            text.append(UInt8(ascii: "}"))
+            return true
+        case let .array(elements) where elements.count >= Self.keptArrayLength:
+            var kept = elementText[path] ?? []
+            if kept.count != elements.count { kept = Array(repeating: nil, count: elements.count) }
+            text.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { text.append(UInt8(ascii: ",")) }
+                if let elementText = kept[index] {
+                    text += elementText
+                } else {
+                    guard let written = try? JSONSerializer.serialize(element) else { return false }
+                    kept[index] = written
+                    text += written
+                }
+            }
+            text.append(UInt8(ascii: "]"))
+            elementText[path] = kept
+            return true
+        default:
+            guard let written = try? JSONSerializer.serialize(value) else { return false }
+            text += written
+            return true
+        }
+    }
+
+    /// Whether an object holds a long array among its members (or theirs): then it is written
+    /// member by member, else in one go.
+    private func containsLongArray(_ value: JSONValue) -> Bool {
+        switch value {
+        case let .object(members): members.values.contains { containsLongArray($0) }
+        case let .array(elements): elements.count >= Self.keptArrayLength
+        default: false
+        }
+    }
+
+    /// Forgets the text kept for what an operation at `tokens` changes: the element of each
+    /// long array on the way, and, for an element added or removed, shifts the rest.
+    private mutating func forgetElements(at tokens: [String], operation: JSONPatchOperation.Kind) {
+        guard !elementText.isEmpty else { return }
+        // The pointer names a kept array itself (replaced or removed whole), or something in it.
+        for key in elementText.keys where key.count >= tokens.count && Array(key.prefix(tokens.count)) == tokens {
+            elementText[key] = nil
+        }
+        for depth in 1 ..< max(tokens.count, 1) {
+            let arrayPath = Array(tokens.prefix(depth))
+            guard var kept = elementText[arrayPath] else { continue }
+            let token = tokens[depth]
+            let last = depth == tokens.count - 1
+            if last, operation == .add || operation == .remove {
+                // Elements shift: arrays kept inside this one's elements are named by index.
+                for key in elementText.keys where key.count > depth + 1 && Array(key.prefix(depth)) == arrayPath {
+                    elementText[key] = nil
+                }
+                if operation == .add, token == "-" {
+                    kept.append(nil)
+                } else if let index = Int(token), index >= 0, index <= kept.count {
+                    if operation == .add {
+                        kept.insert(nil, at: index)
+                    } else if index < kept.count {
+                        kept.remove(at: index)
+                    } else {
+                        kept = []
+                    }
+                } else {
+                    kept = []
+                }
+            } else if let index = Int(token), index >= 0, index < kept.count {
+                kept[index] = nil
+            } else {
+                kept = []
+            }
+            elementText[arrayPath] = kept
+        }
     }
 }
