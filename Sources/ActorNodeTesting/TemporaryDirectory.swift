@@ -4,10 +4,10 @@ import Glibc
 
 /// A private temporary directory (`/tmp/cama-unit-XXXXXX`, mode 0700) for tests, removed with
 /// everything in it when released, even if a test changed its mode.
-public final class TemporaryDirectory {
-    public let path: String
+package final class TemporaryDirectory {
+    package let path: String
 
-    public init() throws {
+    package init() throws {
         var template = Array("/tmp/cama-unit-XXXXXX".utf8CString)
         guard let created = mkdtemp(&template) else { throw SystemError("mkdtemp") }
         path = String(cString: created)

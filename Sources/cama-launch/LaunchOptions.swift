@@ -30,6 +30,17 @@ struct LaunchOptions {
 
     static let program = "cama-launch"
 
+    /// Where the default core, core-daemon, puts its socket and state directory (its
+    /// `AppNaming`), for the help.
+    private static let defaultNaming = AppNaming("cama")
+
+    /// An option's rows in the help: its label, then its text from column 23, wrapped.
+    private static func optionRows(_ label: String, _ text: String) -> String {
+        let lines = Wording.wrap(text, width: Wording.helpWidth - 23)
+        let first = "  " + label + String(repeating: " ", count: 21 - label.count) + lines[0]
+        return ([first] + lines.dropFirst().map { String(repeating: " ", count: 23) + $0 }).joined(separator: "\n")
+    }
+
     static let help = """
     cama-launch: Root of a CAMA app. Starts its core (core-daemon) and a shell (shell-client),
     and restarts the core when it dies. --core and --shell choose another app's.
@@ -51,13 +62,8 @@ struct LaunchOptions {
       --core PATH          the app's core (default: core-daemon); a name without a slash is
                            looked for beside cama-launch, then in $PATH
       --shell PATH         the app's shell (default: shell-client), found the same way
-      --socket PATH        the core's socket (else where the core puts it by default: for
-                           core-daemon $CAMA_SOCKET, else $XDG_RUNTIME_DIR/cama/core.sock, else
-                           /tmp/cama-$UID/core.sock; 'CORE --print-paths' says)
-      --state-dir DIR      where the core keeps its journal and snapshots, and where logs go
-                           (else the core's default: for core-daemon $CAMA_STATE_DIR, else
-                           $XDG_STATE_HOME/cama, else ~/.local/state/cama; never the runtime
-                           directory)
+    \(optionRows("--socket PATH", "the core's socket (else where the core puts it by default: for core-daemon \(defaultNaming.socketSearch); 'CORE --print-paths' says)"))
+    \(optionRows("--state-dir DIR", "where the core keeps its journal and snapshots, and where logs go (else the core's default: for core-daemon \(defaultNaming.stateDirectorySearch); never the runtime directory)"))
       --fsync POLICY       the core's journal policy: always (default), batch or never; see
                            'core-daemon --help' for what each can lose
       --timeout SECONDS    how long to wait for the core to be ready, answer or stop

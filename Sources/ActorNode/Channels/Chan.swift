@@ -6,12 +6,12 @@ import Synchronization
 /// With a `capacity`, a send waits while the buffer is full, which slows a producer down to its
 /// consumer's pace; without one the buffer grows. After ``close()`` sends fail and receivers
 /// drain what is buffered, then end.
-public final class Chan<Element: Sendable>: Receiving, AsyncSequence, Sendable {
-    public typealias AsyncIterator = ReceivingIterator<Chan<Element>>
-    public typealias Failure = Never
+package final class Chan<Element: Sendable>: Receiving, AsyncSequence, Sendable {
+    package typealias AsyncIterator = ReceivingIterator<Chan<Element>>
+    package typealias Failure = Never
 
     /// The most messages held before a send waits.
-    public let capacity: Int
+    package let capacity: Int
 
     private let state: Mutex<State>
 
@@ -28,26 +28,26 @@ public final class Chan<Element: Sendable>: Receiving, AsyncSequence, Sendable {
         }
     }
 
-    public init(capacity: Int = .max) {
+    package init(capacity: Int = .max) {
         precondition(capacity > 0, "a channel needs room for at least one message")
         self.capacity = capacity
         state = Mutex(State())
     }
 
     /// Whether ``close()`` has been called.
-    public var isClosed: Bool {
+    package var isClosed: Bool {
         state.withLock { $0.closed }
     }
 
     /// Messages buffered and not yet received.
-    public var count: Int {
+    package var count: Int {
         state.withLock { $0.buffer.count }
     }
 
     /// Sends `value`, waiting for room if the channel is full. Returns false if the channel is
     /// closed (or the calling task is cancelled while waiting); the value is then dropped.
     @discardableResult
-    public func send(_ value: Element) async -> Bool {
+    package func send(_ value: Element) async -> Bool {
         let id = state.withLock { $0.makeWaiterID() }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
@@ -84,7 +84,7 @@ public final class Chan<Element: Sendable>: Receiving, AsyncSequence, Sendable {
 
     /// Sends without waiting: false if the channel is closed or full.
     @discardableResult
-    public func trySend(_ value: Element) -> Bool {
+    package func trySend(_ value: Element) -> Bool {
         let outcome: (accepted: Bool, receiver: CheckedContinuation<Element?, Never>?) = state.withLock { state in
             if state.closed { return (false, nil) }
             if !state.receivers.isEmpty { return (true, state.receivers.removeFirst().continuation) }
@@ -98,7 +98,7 @@ public final class Chan<Element: Sendable>: Receiving, AsyncSequence, Sendable {
 
     /// The next message; nil once the channel is closed and drained, or if the calling task is
     /// cancelled while waiting.
-    public func receive() async -> Element? {
+    package func receive() async -> Element? {
         let id = state.withLock { $0.makeWaiterID() }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Element?, Never>) in
@@ -138,7 +138,7 @@ public final class Chan<Element: Sendable>: Receiving, AsyncSequence, Sendable {
 
     /// Closes the channel: waiting and future sends fail, receivers get what is buffered, then nil.
     /// Closing twice is harmless.
-    public func close() {
+    package func close() {
         let (receivers, senders) = state.withLock { state in
             state.closed = true
             defer {
@@ -151,7 +151,7 @@ public final class Chan<Element: Sendable>: Receiving, AsyncSequence, Sendable {
         for sender in senders { sender.resume(returning: false) }
     }
 
-    public func makeAsyncIterator() -> ReceivingIterator<Chan<Element>> {
+    package func makeAsyncIterator() -> ReceivingIterator<Chan<Element>> {
         ReceivingIterator(source: self)
     }
 }

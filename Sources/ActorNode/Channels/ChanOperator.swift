@@ -9,6 +9,6 @@ infix operator <- : ChannelSendPrecedence
 
 /// Sends `value` on `chan`, waiting for room if it is full. A closed channel drops the value;
 /// use ``Chan/send(_:)`` to learn whether it was accepted.
-public func <- <Element>(chan: Chan<Element>, value: Element) async {
+package func <- <Element>(chan: Chan<Element>, value: Element) async {
     await chan.send(value)
 }

@@ -1,7 +1,7 @@
 /// Runs `operations` concurrently and returns the first result. The others are cancelled and
 /// not awaited, unlike a task group's children: an operation that ignores cancellation (waiting
 /// for a process to exit, say) cannot hold the winner back.
-public func race<T: Sendable>(_ operations: [@Sendable () async -> T]) async -> T {
+package func race<T: Sendable>(_ operations: [@Sendable () async -> T]) async -> T {
     let results = Chan<T>(capacity: max(1, operations.count))
     let tasks = operations.map { operation in
         Task { results.trySend(await operation()) }

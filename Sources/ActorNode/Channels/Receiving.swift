@@ -2,34 +2,34 @@
 ///
 /// Core and Shell read their input through this, so the same code reads a plain in-process
 /// ``Chan`` or the far end of a socket.
-public protocol Receiving<Element>: Sendable {
+package protocol Receiving<Element>: Sendable {
     associatedtype Element: Sendable
     /// The next message, or nil once the source has ended (or the calling task is cancelled).
     func receive() async -> Element?
 }
 
 /// Iterates any ``Receiving`` source with `for await`.
-public struct ReceivingIterator<Source: Receiving>: AsyncIteratorProtocol {
+package struct ReceivingIterator<Source: Receiving>: AsyncIteratorProtocol {
     let source: Source
 
-    public mutating func next() async -> Source.Element? {
+    package mutating func next() async -> Source.Element? {
         await source.receive()
     }
 }
 
 /// A source whose messages are transformed on the way out.
-public struct MappedReceiving<Base: Receiving, Element: Sendable>: Receiving {
+package struct MappedReceiving<Base: Receiving, Element: Sendable>: Receiving {
     let base: Base
     let transform: @Sendable (Base.Element) -> Element
 
-    public func receive() async -> Element? {
+    package func receive() async -> Element? {
         await base.receive().map(transform)
     }
 }
 
 extension Receiving {
     /// This source with every message passed through `transform`.
-    public func map<T: Sendable>(_ transform: @escaping @Sendable (Element) -> T) -> MappedReceiving<Self, T> {
+    package func map<T: Sendable>(_ transform: @escaping @Sendable (Element) -> T) -> MappedReceiving<Self, T> {
         MappedReceiving(base: self, transform: transform)
     }
 }

@@ -1,7 +1,7 @@
 import Wire
 
 /// Why a shell's link to the core failed or ended.
-public enum LinkError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum LinkError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No core could be reached (connection refused, permission denied).
     case unreachable(String)
     /// There is no socket at the path: no core, and no launcher keeping one.
@@ -20,7 +20,7 @@ public enum LinkError: Error, Equatable, Sendable, CustomStringConvertible {
     /// the process serving it runs as another user (not root). Nothing was sent to it.
     case untrusted(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unreachable(reason), let .noSocket(reason): return reason
         case let .timedOut(reason): return reason
@@ -35,13 +35,13 @@ public enum LinkError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// The core's answer to one action.
-public enum ActionOutcome: Equatable, Sendable {
+package enum ActionOutcome: Equatable, Sendable {
     case applied(revision: UInt64)
     case rejected(Reject)
 }
 
 /// What a shell learns from the core, besides the answers to its own actions.
-public enum LinkEvent<State: Sendable>: Sendable {
+package enum LinkEvent<State: Sendable>: Sendable {
     /// The state at a revision: the newest one each time the consumer asks, starting with the
     /// welcome's (or a newer one); revisions grow and may be skipped, and repeat only if a core
     /// came back at an older revision after a reconnection.

@@ -28,16 +28,16 @@ public struct AppNaming: Sendable, Equatable {
     }
 
     /// The variable that names the socket: `CAMA_SOCKET`.
-    public var socketVariable: String { environmentPrefix + "_SOCKET" }
+    package var socketVariable: String { environmentPrefix + "_SOCKET" }
 
     /// The variable that names the state directory: `CAMA_STATE_DIR`.
-    public var stateDirectoryVariable: String { environmentPrefix + "_STATE_DIR" }
+    package var stateDirectoryVariable: String { environmentPrefix + "_STATE_DIR" }
 
     /// The socket to use.
     /// - Parameters:
     ///   - option: the `--socket` given, if any.
     ///   - environment: the process's environment.
-    public func socketPath(option: String?, environment: [String: String]) -> String {
+    package func socketPath(option: String?, environment: [String: String]) -> String {
         socketPath(option: option) { environment[$0] }
     }
 
@@ -45,7 +45,7 @@ public struct AppNaming: Sendable, Equatable {
     /// - Parameters:
     ///   - option: the `--socket` given, if any.
     ///   - variable: the value of an environment variable, if set.
-    public func socketPath(option: String?, variable: (String) -> String?) -> String {
+    package func socketPath(option: String?, variable: (String) -> String?) -> String {
         if let option, !option.isEmpty { return option }
         if let value = variable(socketVariable), !value.isEmpty { return value }
         if let runtime = variable("XDG_RUNTIME_DIR"), !runtime.isEmpty {
@@ -58,7 +58,7 @@ public struct AppNaming: Sendable, Equatable {
     /// - Parameters:
     ///   - option: the `--state-dir` given, if any.
     ///   - environment: the process's environment.
-    public func stateDirectory(option: String?, environment: [String: String]) -> String {
+    package func stateDirectory(option: String?, environment: [String: String]) -> String {
         if let option, !option.isEmpty { return option }
         if let variable = environment[stateDirectoryVariable], !variable.isEmpty { return variable }
         if let state = environment["XDG_STATE_HOME"], !state.isEmpty { return PathName.join(state, name) }
@@ -68,12 +68,12 @@ public struct AppNaming: Sendable, Equatable {
 
     /// How the socket is found, for `--help`: `$CAMA_SOCKET, else $XDG_RUNTIME_DIR/cama/core.sock,
     /// else /tmp/cama-$UID/core.sock`.
-    public var socketSearch: String {
+    package var socketSearch: String {
         "$\(socketVariable), else $XDG_RUNTIME_DIR/\(name)/core.sock, else /tmp/\(name)-$UID/core.sock"
     }
 
     /// How the state directory is found, for `--help`.
-    public var stateDirectorySearch: String {
+    package var stateDirectorySearch: String {
         "$\(stateDirectoryVariable), else $XDG_STATE_HOME/\(name), else ~/.local/state/\(name)"
     }
 }

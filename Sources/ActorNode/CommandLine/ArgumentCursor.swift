@@ -1,22 +1,22 @@
 /// Walks a command line one token at a time, with the conventions users expect: `--name value`
 /// and `--name=value`, `-h`, and `--` to end the options.
-public struct ArgumentCursor: Sendable {
+package struct ArgumentCursor: Sendable {
     private var tokens: ArraySlice<String>
     private var pendingValue: String?
     /// The program name for error messages ("shell-client send").
-    public let program: String
+    package let program: String
     /// True once `--` has been passed: everything after it is an operand.
-    public private(set) var optionsEnded = false
+    package private(set) var optionsEnded = false
     /// The last token exactly as it was written (`--name=value` whole).
-    public private(set) var currentToken: String?
+    package private(set) var currentToken: String?
 
-    public init(_ arguments: [String], program: String) {
+    package init(_ arguments: [String], program: String) {
         tokens = arguments[...]
         self.program = program
     }
 
     /// A token from the command line.
-    public enum Token: Equatable, Sendable {
+    package enum Token: Equatable, Sendable {
         /// `--name` or `-n` (for `--name=value`, the value is kept for ``value(for:)``).
         case option(String)
         /// Anything else.
@@ -24,7 +24,7 @@ public struct ArgumentCursor: Sendable {
     }
 
     /// The next token, or nil at the end.
-    public mutating func next() -> Token? {
+    package mutating func next() -> Token? {
         pendingValue = nil
         guard let token = tokens.popFirst() else { return nil }
         currentToken = token
@@ -43,7 +43,7 @@ public struct ArgumentCursor: Sendable {
     }
 
     /// The value of the option just read: after `=`, or the next token.
-    public mutating func value(for option: String) throws(CommandFailure) -> String {
+    package mutating func value(for option: String) throws(CommandFailure) -> String {
         if let pendingValue {
             self.pendingValue = nil
             return pendingValue
@@ -55,7 +55,7 @@ public struct ArgumentCursor: Sendable {
     }
 
     /// The value of the option just read, as a number in `range`.
-    public mutating func number<N: FixedWidthInteger>(for option: String, in range: ClosedRange<N>) throws(CommandFailure) -> N {
+    package mutating func number<N: FixedWidthInteger>(for option: String, in range: ClosedRange<N>) throws(CommandFailure) -> N {
         let text = try value(for: option)
         guard let number = N(text), range.contains(number) else {
             throw .usage("\(option) needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'", program: program)
@@ -64,7 +64,7 @@ public struct ArgumentCursor: Sendable {
     }
 
     /// The value of the option just read, as seconds (fractions allowed) in `range`.
-    public mutating func seconds(for option: String, in range: ClosedRange<Double>) throws(CommandFailure) -> Duration {
+    package mutating func seconds(for option: String, in range: ClosedRange<Double>) throws(CommandFailure) -> Duration {
         let text = try value(for: option)
         guard let seconds = Double(text), range.contains(seconds) else {
             throw .usage("\(option) needs a number of seconds from \(range.lowerBound) to \(range.upperBound), not '\(text)'", program: program)
@@ -73,12 +73,12 @@ public struct ArgumentCursor: Sendable {
     }
 
     /// The failure for an option this command does not know.
-    public func unknown(_ option: String) -> CommandFailure {
+    package func unknown(_ option: String) -> CommandFailure {
         .usage("unknown option '\(option)'", program: program)
     }
 
     /// The failure for an operand this command does not take.
-    public func unexpected(_ operand: String) -> CommandFailure {
+    package func unexpected(_ operand: String) -> CommandFailure {
         .usage("unexpected argument '\(operand)'", program: program)
     }
 }

@@ -24,7 +24,7 @@ public struct CommandFailure: Error, Sendable, CustomStringConvertible {
     }
 
     /// A command-line mistake; `program` names the command whose `--help` to point at.
-    public static func usage(_ message: String, program: String) -> CommandFailure {
+    package static func usage(_ message: String, program: String) -> CommandFailure {
         CommandFailure(.usage, "\(message); see '\(program) --help'")
     }
 

@@ -17,7 +17,7 @@ import Synchronization
 ///
 /// Library code reports typed errors (a ``CommandFailure`` for a command); only this runner
 /// turns them into a line on stderr and an exit status.
-public enum ProgramMain {
+package enum ProgramMain {
     /// Runs `body` on Swift's cooperative pool and returns the status it returns, or, if it
     /// throws, the failure's status after writing `program: message` on stderr; in both cases
     /// once what was written to stdout and stderr has gone out (for at most two seconds each).
@@ -29,7 +29,7 @@ public enum ProgramMain {
     ///   - signals: the signals the program handles; empty when it keeps every default action.
     ///   - body: the program; its result is the exit status.
     /// - Returns: the exit status.
-    public static func run(
+    package static func run(
         program: String, receiving signals: [Int32],
         _ body: @escaping @Sendable () async throws(CommandFailure) -> Int32
     ) -> Int32 {
@@ -57,7 +57,7 @@ public enum ProgramMain {
     /// Later calls change nothing. Without a running ``run(program:receiving:_:)`` it does
     /// nothing. It does not wait.
     /// - Parameter status: the exit status.
-    public static func end(_ status: Int32) {
+    package static func end(_ status: Int32) {
         Ending.current.withLock { $0 }?.finish(status)
     }
 
@@ -70,7 +70,7 @@ public enum ProgramMain {
     ///   - program: the program's name, for the line that reports a failure.
     ///   - body: the program; its result is the exit status.
     /// - Returns: the exit status.
-    public static func runHere(program: String, _ body: () throws(CommandFailure) -> Int32) -> Int32 {
+    package static func runHere(program: String, _ body: () throws(CommandFailure) -> Int32) -> Int32 {
         do throws(CommandFailure) {
             return try body()
         } catch {
@@ -85,7 +85,7 @@ public enum ProgramMain {
     ///   - failure: what went wrong.
     ///   - program: the program's name.
     /// - Returns: the exit status.
-    public static func report(_ failure: CommandFailure, program: String) -> Int32 {
+    package static func report(_ failure: CommandFailure, program: String) -> Int32 {
         BlockingWriter.standardError.flushBlocking(timeout: .seconds(2))
         _ = StandardStreams.writeAll(2, "\(program): \(failure.message)\n")
         return failure.status.rawValue

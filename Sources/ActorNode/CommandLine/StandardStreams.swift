@@ -4,11 +4,11 @@ import Glibc
 /// lines at once, so output interleaves cleanly with other processes and reaches a pipe at once.
 /// Writes happen on ``BlockingWriter`` threads, never on the cooperative pool. Nothing here ends
 /// the process: ``ProgramMain`` does, for a main.
-public enum StandardStreams {
+package enum StandardStreams {
     /// Writes `text` to stdout and returns once it is written: true, or false when stdout is
     /// gone (the reader of a pipe quit), so that a command that prints on and on can stop.
     @discardableResult
-    public static func out(_ text: String) async -> Bool {
+    package static func out(_ text: String) async -> Bool {
         do {
             try await BlockingWriter.standardOutput.write(text)
             return true
@@ -18,7 +18,7 @@ public enum StandardStreams {
     }
 
     /// Writes `text` to stderr and returns once it is written.
-    public static func err(_ text: String) async {
+    package static func err(_ text: String) async {
         try? await BlockingWriter.standardError.write(text)
     }
 
@@ -30,7 +30,7 @@ public enum StandardStreams {
     ///   - bytes: what to write.
     /// - Returns: whether everything was written (false when the reader is gone).
     @discardableResult
-    public static func writeNow(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    package static func writeNow(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
@@ -66,20 +66,20 @@ public enum StandardStreams {
     }
 
     /// Whether `fd` is a terminal.
-    public static func isTerminal(_ fd: Int32) -> Bool {
+    package static func isTerminal(_ fd: Int32) -> Bool {
         isatty(fd) == 1
     }
 }
 
 /// The process environment as a dictionary.
-public enum ProcessEnvironment {
+package enum ProcessEnvironment {
     /// One variable's value, if it is set.
     /// - Parameter name: the variable.
-    public static func value(_ name: String) -> String? {
+    package static func value(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
 
-    public static var current: [String: String] {
+    package static var current: [String: String] {
         var variables: [String: String] = [:]
         var pointer = environ
         while let entry = pointer.pointee {

@@ -26,49 +26,49 @@ import Wire
 /// phase, hello and welcome, the end of a session), `CoreEngine+Applying.swift` (applying,
 /// journaling, effects, the quarantine's checks) and `CoreEngine+FanOut.swift` (the end of a
 /// turn, the output released to every client, backpressure, catching up, dropping a client).
-public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & Sendable, Environment: Sendable> {
+package actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & Sendable, Environment: Sendable> {
     /// How much a client may make the core hold.
-    public struct Limits: Sendable {
+    package struct Limits: Sendable {
         /// The largest frame accepted once a client has said hello.
-        public var maximumPayloadLength = Frame.defaultMaximumPayloadLength
+        package var maximumPayloadLength = Frame.defaultMaximumPayloadLength
         /// The largest first frame (the hello).
-        public var maximumFirstPayloadLength = 64 << 10
+        package var maximumFirstPayloadLength = 64 << 10
         /// How long a new connection has to say hello.
-        public var handshakeTimeout: Duration = .seconds(10)
+        package var handshakeTimeout: Duration = .seconds(10)
         /// The input budget: bytes of partial frames all clients together may hold. Past four
         /// times it, the clients holding the most are let go, biggest first, until the rest fit.
         /// (The host sets it from `--max-buffered`, whose default is this one.)
-        public var inputBudget = 64 << 20
+        package var inputBudget = 64 << 20
         /// The kernel's send buffer of each client socket: kept small, so that a client that
         /// stops reading is noticed early and its renditions coalesce.
-        public var kernelSendBuffer = 32 << 10
+        package var kernelSendBuffer = 32 << 10
         /// Renditions are held back from a shell while this much waits to be written...
-        public var renditionHighWater = 64 << 10
+        package var renditionHighWater = 64 << 10
         /// ...until less than this waits; it then gets a snapshot of the newest state.
-        public var renditionLowWater = 16 << 10
+        package var renditionLowWater = 16 << 10
         /// The most answers that may wait to be written to one client before it is not read
         /// from (fewer than the ledger remembers per client).
-        public var unansweredLimit = 512
+        package var unansweredLimit = 512
         /// The most bytes that may wait to be written to one client before it is not read from.
-        public var outputReadLimit = 1 << 20
+        package var outputReadLimit = 1 << 20
         /// A client that leaves this much unread (answers, welcomes, notices) is let go.
-        public var outputHardLimit = 64 << 20
+        package var outputHardLimit = 64 << 20
         /// Messages other than renditions (notices) held for a lagging shell before it is let
         /// go with `too_slow`.
-        public var heldMessageLimit = 4096
+        package var heldMessageLimit = 4096
         /// How long a client ending its session gets to read what it is owed.
-        public var closingGrace: Duration = .seconds(2)
+        package var closingGrace: Duration = .seconds(2)
         /// The most clients connected at once; more wait in the socket's backlog. The host sets
         /// it from the limit on open files, less a reserve (``DescriptorLimit``).
-        public var maximumClients = Int.max
+        package var maximumClients = Int.max
 
-        public init() {}
+        package init() {}
     }
 
-    public nonisolated let loop: EventLoop
+    package nonisolated let loop: EventLoop
     /// Identifies this run of the core; sent in every welcome.
-    public nonisolated let instanceID: String
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+    package nonisolated let instanceID: String
+    package nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
     var kernel: StoreKernel<State, Action, Environment>
     let runtime: EffectRuntime<Action>
@@ -173,7 +173,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     ///   - environment: its environment.
     ///   - limits: what a client may make the core hold.
     ///   - loop: the event loop to run on.
-    public init(
+    package init(
         state: State, reducer: Reducer<State, Action, Environment>, environment: Environment,
         limits: Limits = Limits(), admits: @escaping @Sendable (Action) -> Rejection? = { _ in nil }, loop: EventLoop = .shared
     ) {
@@ -183,13 +183,13 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     // MARK: What the host and tests call
 
     /// The current state and its revision.
-    public var current: (revision: UInt64, state: State) { (kernel.revision, kernel.state) }
+    package var current: (revision: UInt64, state: State) { (kernel.revision, kernel.state) }
 
     /// Clients attached that receive renditions.
-    public var shellCount: Int { receivers.count }
+    package var shellCount: Int { receivers.count }
 
     /// Clients connected.
-    public var clientCount: Int { clients.count }
+    package var clientCount: Int { clients.count }
 
     /// Starts accepting connections on a bound, listening, non-blocking socket.
     /// - Parameters:
@@ -198,7 +198,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     ///
     /// The socket stays its owner's: the engine stops watching it when it stops, and never
     /// closes it.
-    public func listen(fd: Int32, path: String) throws(SystemError) {
+    package func listen(fd: Int32, path: String) throws(SystemError) {
         let flags = fcntl(fd, F_GETFL)
         if flags >= 0, flags & O_NONBLOCK == 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
         let port = EnginePort(number: 0) { [weak self] _, _ in
@@ -212,14 +212,14 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     /// - Parameters:
     ///   - fd: the socket; the engine closes it.
     ///   - peer: who is at the other end, for log lines.
-    public func attach(fd: Int32, peer: String = "in-process") {
+    package func attach(fd: Int32, peer: String = "in-process") {
         addClient(fd: fd, peer: peer)
     }
 
     /// Applies an action of the core's own (not a client's), e.g. one that resumes timers when
     /// the core starts.
     /// - Parameter action: the action.
-    public func send(_ action: Action) {
+    package func send(_ action: Action) {
         applyOwn(action, from: .outside("the core"))
         touchTurn()
     }
@@ -227,7 +227,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     /// Tells every shell and watcher something that is not part of the state, after every
     /// change made so far.
     /// - Parameter text: the notice.
-    public nonisolated func notify(_ text: String) {
+    package nonisolated func notify(_ text: String) {
         // In order with the notices and the actions sent before it.
         loop.execute { [weak self] in self?.assumeIsolated { $0.broadcastNotice(text) } }
     }
@@ -235,7 +235,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     /// Stops: no new connections, everything applied written and forced to disk, `bye` to every
     /// client; returns once every client has read it and gone, or after the closing grace.
     /// - Parameter reason: the bye's reason.
-    public func stop(reason: String) async {
+    package func stop(reason: String) async {
         guard !stopped else { return }
         stopped = true
         if let listener {
@@ -266,7 +266,7 @@ public actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & 
     }
 
     /// Waits for a snapshot being written, then closes the journal.
-    public func closeJournal() async {
+    package func closeJournal() async {
         await journal?.close()
     }
 

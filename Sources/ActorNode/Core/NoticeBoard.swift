@@ -3,18 +3,18 @@ import Synchronization
 /// Where an app's effects post notices before the core that delivers them exists: the app's
 /// environment is made first (the core needs it), then the core is connected to the board.
 /// Notices posted before that are dropped.
-public final class NoticeBoard: Sendable {
+package final class NoticeBoard: Sendable {
     private let deliver = Mutex<(@Sendable (String) -> Void)?>(nil)
 
-    public init() {}
+    package init() {}
 
     /// Posts a notice to whatever is connected.
-    public func post(_ text: String) {
+    package func post(_ text: String) {
         deliver.withLock { $0 }?(text)
     }
 
     /// Connects the board to a deliverer (a core's ``CoreEngine/notify(_:)``).
-    public func connect(_ deliverer: @escaping @Sendable (String) -> Void) {
+    package func connect(_ deliverer: @escaping @Sendable (String) -> Void) {
         deliver.withLock { $0 = deliverer }
     }
 }

@@ -4,7 +4,7 @@
 /// Computed eight bytes at a time ("slicing by 8": eight tables of 256 entries, one lookup per
 /// byte but no dependency between the eight), four times fewer instructions than a byte at a
 /// time for a journal record.
-public enum CRC32C {
+package enum CRC32C {
     /// Table `k` (entries `256 k ..< 256 (k + 1)`) gives the CRC of a byte followed by `k` zero
     /// bytes.
     private static let tables: [UInt32] = {
@@ -27,7 +27,7 @@ public enum CRC32C {
 
     /// The checksum of `bytes`.
     /// - Parameter bytes: the bytes.
-    public static func checksum(_ bytes: some Collection<UInt8>) -> UInt32 {
+    package static func checksum(_ bytes: some Collection<UInt8>) -> UInt32 {
         if let crc = bytes.withContiguousStorageIfAvailable({ checksum(UnsafeRawBufferPointer($0)) }) {
             return crc
         }

@@ -12,9 +12,9 @@ import Wire
 /// thread while a note is open, a handler writes the note as one line of JSON with `write(2)`,
 /// syncs it, and lets the signal go on as before (the runtime's backtrace, the core dump). A
 /// crash on another thread, or a SIGKILL, leaves no note.
-public enum CrashNote {
+package enum CrashNote {
     /// The note's file in the state directory.
-    public static let fileName = "crash-note"
+    package static let fileName = "crash-note"
 
     /// The note as the handler writes it.
     struct Written: Decodable {
@@ -28,7 +28,7 @@ public enum CrashNote {
     /// Opens the note's file (emptied) and handles the crash signals from now on. Call it once
     /// the previous note was taken (``take(_:now:)``).
     /// - Parameter files: the state directory.
-    public static func install(_ files: StateFiles) throws(SystemError) {
+    package static func install(_ files: StateFiles) throws(SystemError) {
         let path = files.path(fileName)
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SystemError("open \(path)") }
@@ -80,7 +80,7 @@ public enum CrashNote {
 
     /// Gives the calling thread (the one that applies actions) a signal stack of its own, so
     /// that a stack overflow in a reducer is noted too.
-    public static func prepareThread() {
+    package static func prepareThread() {
         _ = cama_crash_note_prepare_thread()
     }
 
@@ -91,7 +91,7 @@ public enum CrashNote {
     /// - Returns: the input that crashed the core, as a quarantine entry; nil if there is no
     ///   note. A damaged note (a crash while it was written) gives an entry that matches
     ///   nothing, so that the crash is still reported.
-    public static func take(_ files: StateFiles, now: Double) throws(SystemError) -> Quarantine.Entry? {
+    package static func take(_ files: StateFiles, now: Double) throws(SystemError) -> Quarantine.Entry? {
         let path = files.path(fileName)
         guard let size = FileIO.size(path), size > 0 else { return nil }
         let text = try FileIO.read(path)

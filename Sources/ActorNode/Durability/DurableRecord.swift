@@ -3,13 +3,13 @@
 ///
 /// The checksum tells a complete record from a torn one (a crash in the middle of a write) and
 /// from corruption; the length lets a reader skip to the next record.
-public enum DurableRecord {
-    public static let headerLength = 8
+package enum DurableRecord {
+    package static let headerLength = 8
     /// The largest payload a record may have: 256 MiB (a state that large is a mistake).
-    public static let maximumPayloadLength = 256 << 20
+    package static let maximumPayloadLength = 256 << 20
 
     /// The bytes of a record holding `payload`.
-    public static func encode(_ payload: [UInt8]) -> [UInt8] {
+    package static func encode(_ payload: [UInt8]) -> [UInt8] {
         var bytes = [UInt8]()
         bytes.reserveCapacity(headerLength + payload.count)
         append(UInt32(payload.count), to: &bytes)
@@ -44,7 +44,7 @@ public enum DurableRecord {
     }
 
     /// What is found at an offset of a file.
-    public enum Scan: Equatable {
+    package enum Scan: Equatable {
         /// A complete record whose checksum holds.
         case record(payload: ArraySlice<UInt8>, next: Int)
         /// The file ends here, cleanly.
@@ -56,7 +56,7 @@ public enum DurableRecord {
     }
 
     /// Reads the record at `offset` of `bytes`.
-    public static func scan(_ bytes: [UInt8], at offset: Int) -> Scan {
+    package static func scan(_ bytes: [UInt8], at offset: Int) -> Scan {
         let available = bytes.count - offset
         if available == 0 { return .end }
         guard available >= headerLength else { return .truncated(available: available, needed: headerLength) }

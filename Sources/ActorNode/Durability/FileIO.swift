@@ -3,9 +3,9 @@ import Glibc
 /// Blocking file operations for durability. They are called from threads of their own (the
 /// journal's, the snapshot writer's) or at startup, never from the cooperative pool while
 /// serving.
-public enum FileIO {
+package enum FileIO {
     /// The whole content of a file.
-    public static func read(_ path: String) throws(SystemError) -> [UInt8] {
+    package static func read(_ path: String) throws(SystemError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw SystemError("open \(path)") }
         defer { close(fd) }
@@ -23,7 +23,7 @@ public enum FileIO {
     }
 
     /// Writes all of `bytes` to `fd`.
-    public static func writeAll(_ fd: Int32, _ bytes: [UInt8], what: String) throws(SystemError) {
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8], what: String) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
@@ -36,7 +36,7 @@ public enum FileIO {
     }
 
     /// Writes all of `bytes` to `fd` at `offset` (the file's position is not used or moved).
-    public static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int, what: String) throws(SystemError) {
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int, what: String) throws(SystemError) {
         var done = 0
         while done < bytes.count {
             let written = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
@@ -49,12 +49,12 @@ public enum FileIO {
     }
 
     /// Flushes a file's data to disk.
-    public static func sync(_ fd: Int32, what: String) throws(SystemError) {
+    package static func sync(_ fd: Int32, what: String) throws(SystemError) {
         guard fdatasync(fd) == 0 else { throw SystemError("fdatasync \(what)") }
     }
 
     /// Makes a directory's entries (new, renamed, removed files) durable.
-    public static func syncDirectory(_ path: String) throws(SystemError) {
+    package static func syncDirectory(_ path: String) throws(SystemError) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw SystemError("open \(path)") }
         defer { close(fd) }
@@ -63,7 +63,7 @@ public enum FileIO {
 
     /// Replaces `path` with `bytes` so that a crash leaves either the old file or the new one,
     /// never a mix: write a temporary file, sync it, rename it over, sync the directory.
-    public static func writeAtomically(_ path: String, _ bytes: [UInt8]) throws(SystemError) {
+    package static func writeAtomically(_ path: String, _ bytes: [UInt8]) throws(SystemError) {
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SystemError("open \(temporary)") }
@@ -85,7 +85,7 @@ public enum FileIO {
     }
 
     /// Cuts a file down to `length` bytes, durably.
-    public static func truncate(_ path: String, to length: Int) throws(SystemError) {
+    package static func truncate(_ path: String, to length: Int) throws(SystemError) {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { throw SystemError("open \(path)") }
         defer { close(fd) }
@@ -94,7 +94,7 @@ public enum FileIO {
     }
 
     /// The size of a file, or nil if it does not exist.
-    public static func size(_ path: String) -> Int? {
+    package static func size(_ path: String) -> Int? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return Int(info.st_size)

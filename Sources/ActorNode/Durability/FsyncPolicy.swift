@@ -2,7 +2,7 @@
 ///
 /// Every policy writes a record before its action is acknowledged, so a crash of the core
 /// process loses nothing acknowledged. They differ on a crash of the machine (power, kernel):
-public enum FsyncPolicy: String, Sendable, CaseIterable {
+package enum FsyncPolicy: String, Sendable, CaseIterable {
     /// Ack only once the record is on disk: nothing acknowledged is lost. Concurrent clients
     /// share one fsync (group commit).
     case always
@@ -12,5 +12,5 @@ public enum FsyncPolicy: String, Sendable, CaseIterable {
     case never
 
     /// How often `batch` syncs.
-    public static let batchInterval: Duration = .milliseconds(100)
+    package static let batchInterval: Duration = .milliseconds(100)
 }

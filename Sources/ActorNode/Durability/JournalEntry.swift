@@ -6,15 +6,15 @@ import Wire
 ///
 /// JSON: `{"revision":12,"at":1767225600.125,"client":"…","seq":5,"action":{"add":{"text":"x"}}}`
 /// (`client` and `seq` are absent for the core's own actions).
-public struct JournalEntry<Action: Codable & Sendable>: Codable, Sendable {
-    public var revision: UInt64
+package struct JournalEntry<Action: Codable & Sendable>: Codable, Sendable {
+    package var revision: UInt64
     /// Seconds since 1970.
-    public var at: Double
-    public var client: String?
-    public var seq: UInt64?
-    public var action: Action
+    package var at: Double
+    package var client: String?
+    package var seq: UInt64?
+    package var action: Action
 
-    public init(revision: UInt64, at: Double, client: String?, seq: UInt64?, action: Action) {
+    package init(revision: UInt64, at: Double, client: String?, seq: UInt64?, action: Action) {
         self.revision = revision
         self.at = at
         self.client = client
@@ -29,18 +29,18 @@ extension JournalEntry: Equatable where Action: Equatable {}
 /// it and replay only the journal after it.
 ///
 /// JSON: `{"format":1,"revision":1200,"at":…,"state":{…},"ledger":{…}}`.
-public struct SnapshotContent<State: Codable & Sendable>: Codable, Sendable {
+package struct SnapshotContent<State: Codable & Sendable>: Codable, Sendable {
     /// The version of this layout.
-    public var format: Int
-    public var revision: UInt64
+    package var format: Int
+    package var revision: UInt64
     /// When the snapshot was taken (seconds since 1970), for people.
-    public var at: Double
-    public var state: State
-    public var ledger: ClientLedger
+    package var at: Double
+    package var state: State
+    package var ledger: ClientLedger
 
-    public static var currentFormat: Int { 1 }
+    package static var currentFormat: Int { 1 }
 
-    public init(revision: UInt64, at: Double, state: State, ledger: ClientLedger) {
+    package init(revision: UInt64, at: Double, state: State, ledger: ClientLedger) {
         format = Self.currentFormat
         self.revision = revision
         self.at = at

@@ -1,11 +1,11 @@
 /// Why a journal stopped: it could not write or sync its segment. Nothing more may be
 /// acknowledged after it; a core stops with ``exitStatus``.
-public struct JournalFailure: Error, Sendable, CustomStringConvertible {
+package struct JournalFailure: Error, Sendable, CustomStringConvertible {
     /// What went wrong, for a log line.
-    public var reason: String
+    package var reason: String
 
-    public var description: String { "the journal cannot be written (\(reason))" }
+    package var description: String { "the journal cannot be written (\(reason))" }
 
     /// The status a core exits with when its journal fails (EX_SOFTWARE).
-    public static var exitStatus: Int32 { 70 }
+    package static var exitStatus: Int32 { 70 }
 }

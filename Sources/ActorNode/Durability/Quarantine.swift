@@ -17,22 +17,22 @@ import Wire
 ///
 /// Kept in `quarantine.jsonl` in the state directory, one entry per line, the newest
 /// ``limit`` of them. Removing the file (once the app is fixed) lets them in again.
-public struct Quarantine: Sendable, Equatable {
+package struct Quarantine: Sendable, Equatable {
     /// One input that crashed the core.
-    public struct Entry: Codable, Sendable, Equatable {
+    package struct Entry: Codable, Sendable, Equatable {
         /// When the crash was noticed (the next start), in seconds since 1970.
-        public var at: Double
+        package var at: Double
         /// The signal that ended the core ("SIGILL").
-        public var signal: String
+        package var signal: String
         /// The client whose input it was; nil for an effect's or the core's own action, or a
         /// frame read before its client said hello.
-        public var client: String?
+        package var client: String?
         /// The client's sequence number for the action.
-        public var seq: UInt64?
+        package var seq: UInt64?
         /// The action, as JSON; nil for a frame that could not be read as an action.
-        public var action: JSONValue?
+        package var action: JSONValue?
         /// The frame's bytes, in hexadecimal, when the input could not be read as an action.
-        public var frame: String?
+        package var frame: String?
 
         /// - Parameters:
         ///   - at: when the crash was noticed.
@@ -41,7 +41,7 @@ public struct Quarantine: Sendable, Equatable {
         ///   - seq: its sequence number, if a client's action.
         ///   - action: the action, if it could be read.
         ///   - frame: the raw bytes (hexadecimal), if it could not.
-        public init(at: Double, signal: String, client: String?, seq: UInt64?, action: JSONValue?, frame: String?) {
+        package init(at: Double, signal: String, client: String?, seq: UInt64?, action: JSONValue?, frame: String?) {
             self.at = at
             self.signal = signal
             self.client = client
@@ -51,7 +51,7 @@ public struct Quarantine: Sendable, Equatable {
         }
 
         /// One line for logs and `--check`: what it was, and whose.
-        public var summary: String {
+        package var summary: String {
             var what: String
             if let action {
                 let text = (try? WireJSON.encode(action)).map { String(decoding: $0, as: UTF8.self) } ?? "an action"
@@ -70,23 +70,23 @@ public struct Quarantine: Sendable, Equatable {
     }
 
     /// The newest entries kept.
-    public static let limit = 64
+    package static let limit = 64
     /// The file's name in the state directory.
-    public static let fileName = "quarantine.jsonl"
+    package static let fileName = "quarantine.jsonl"
 
     /// Oldest first.
-    public private(set) var entries: [Entry] = []
+    package private(set) var entries: [Entry] = []
     private var frames: Set<[UInt8]> = []
 
-    public init(entries: [Entry] = []) {
+    package init(entries: [Entry] = []) {
         for entry in entries.suffix(Self.limit) { add(entry) }
     }
 
     /// Whether nothing is refused (then the core checks nothing per action).
-    public var isEmpty: Bool { entries.isEmpty }
+    package var isEmpty: Bool { entries.isEmpty }
 
     /// Whether a frame is one that crashed the core before its action could be read.
-    public var refusesFrames: Bool { !frames.isEmpty }
+    package var refusesFrames: Bool { !frames.isEmpty }
 
     /// The entry a client's action matches: the same client and sequence number, or the same
     /// action, from any client.
@@ -94,25 +94,25 @@ public struct Quarantine: Sendable, Equatable {
     ///   - client: the client's id (from its hello).
     ///   - seq: the action's sequence number.
     ///   - action: the action, as JSON.
-    public func entry(client: String, seq: UInt64, action: JSONValue) -> Entry? {
+    package func entry(client: String, seq: UInt64, action: JSONValue) -> Entry? {
         entries.last { ($0.client == client && $0.seq == seq) || $0.action == action }
     }
 
     /// The entry an action of the core's own matches: the same action.
     /// - Parameter action: the action, as JSON.
-    public func entry(ownAction action: JSONValue) -> Entry? {
+    package func entry(ownAction action: JSONValue) -> Entry? {
         entries.last { $0.action == action }
     }
 
     /// Whether `frame` is a frame that crashed the core before its action could be read.
     /// - Parameter frame: a frame's payload.
-    public func refuses(frame: [UInt8]) -> Bool {
+    package func refuses(frame: [UInt8]) -> Bool {
         frames.contains(frame)
     }
 
     /// Adds an entry, forgetting the oldest past ``limit``.
     /// - Parameter entry: the input that crashed the core.
-    public mutating func add(_ entry: Entry) {
+    package mutating func add(_ entry: Entry) {
         entries.append(entry)
         if entries.count > Self.limit { entries.removeFirst(entries.count - Self.limit) }
         frames = Set(entries.compactMap { $0.frame.flatMap(Hexadecimal.bytes) })
@@ -121,7 +121,7 @@ public struct Quarantine: Sendable, Equatable {
     /// Reads the quarantine of a state directory (empty if there is none). A line that cannot
     /// be read is skipped and reported in `notes`.
     /// - Parameter files: the state directory.
-    public static func load(_ files: StateFiles) -> (quarantine: Quarantine, notes: [String]) {
+    package static func load(_ files: StateFiles) -> (quarantine: Quarantine, notes: [String]) {
         let path = files.path(fileName)
         guard FileIO.size(path) != nil else { return (Quarantine(), []) }
         let bytes: [UInt8]
@@ -144,7 +144,7 @@ public struct Quarantine: Sendable, Equatable {
 
     /// Writes the quarantine to its file, replacing it whole.
     /// - Parameter files: the state directory.
-    public func save(_ files: StateFiles) throws(SystemError) {
+    package func save(_ files: StateFiles) throws(SystemError) {
         var text: [UInt8] = []
         for entry in entries {
             // An entry encodes: every field is a string, a number or a JSON value read from

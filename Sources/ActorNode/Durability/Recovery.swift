@@ -2,17 +2,17 @@ import FoundationEssentials
 import Wire
 
 /// Why a state directory cannot be used as it is.
-public struct RecoveryFailure: Error, CustomStringConvertible, Sendable {
+package struct RecoveryFailure: Error, CustomStringConvertible, Sendable {
     /// The file at fault, and the byte offset of the first bad record (if any).
-    public var file: String
-    public var offset: Int?
-    public var reason: String
+    package var file: String
+    package var offset: Int?
+    package var reason: String
     /// Whether `core-daemon --repair` can fix it by truncating at `offset`.
-    public var repairable: Bool
+    package var repairable: Bool
     /// What recovery noticed before it failed (a damaged snapshot, say), for `--check`.
-    public var notes: [String] = []
+    package var notes: [String] = []
 
-    public var description: String {
+    package var description: String {
         let location = offset.map { "\(file) at offset \($0)" } ?? file
         return "\(location): \(reason)"
     }
@@ -20,25 +20,25 @@ public struct RecoveryFailure: Error, CustomStringConvertible, Sendable {
 
 /// What recovery found in a state directory: the newest valid snapshot and the journal records
 /// after it, in revision order, ready to replay.
-public struct RecoveredLog<State: Codable & Sendable, Action: Codable & Sendable>: Sendable {
-    public var snapshot: SnapshotContent<State>?
+package struct RecoveredLog<State: Codable & Sendable, Action: Codable & Sendable>: Sendable {
+    package var snapshot: SnapshotContent<State>?
     /// The file the snapshot came from.
-    public var snapshotFile: String?
-    public var entries: [JournalEntry<Action>]
+    package var snapshotFile: String?
+    package var entries: [JournalEntry<Action>]
     /// A record cut short at the end of the last journal (a crash in the middle of a write):
     /// the file and offset where it starts, and how many bytes it has.
-    public var tornTail: (file: String, offset: Int, bytes: Int)?
+    package var tornTail: (file: String, offset: Int, bytes: Int)?
     /// Zeros after the last record of the last journal: laid out ahead of the records under
     /// `--fsync always` (see `Segment`), or blocks a crash never wrote. Nothing there was ever
     /// a record: a core cuts them off before it writes, without a word.
-    public var reserve: (file: String, offset: Int, bytes: Int)?
+    package var reserve: (file: String, offset: Int, bytes: Int)?
     /// Things worth a log line (a snapshot that could not be read, say).
-    public var notes: [String]
+    package var notes: [String]
     /// Journal files and their record counts, for `--check`.
-    public var journals: [(file: String, records: Int, bytes: Int)]
+    package var journals: [(file: String, records: Int, bytes: Int)]
 
     /// The revision the state will be at after replaying everything.
-    public var lastRevision: UInt64 {
+    package var lastRevision: UInt64 {
         entries.last?.revision ?? snapshot?.revision ?? 0
     }
 }
@@ -57,8 +57,8 @@ public struct RecoveredLog<State: Codable & Sendable, Action: Codable & Sendable
 /// corruption, including a complete record at the end whose checksum fails without any such
 /// sign (it may have been acknowledged): recovery fails, naming the file and offset, and the
 /// core refuses to start.
-public enum Recovery {
-    public static func load<State: Codable & Sendable, Action: Codable & Sendable>(
+package enum Recovery {
+    package static func load<State: Codable & Sendable, Action: Codable & Sendable>(
         _ files: StateFiles, state: State.Type = State.self, action: Action.Type = Action.self
     ) throws(RecoveryFailure) -> RecoveredLog<State, Action> {
         var log = RecoveredLog<State, Action>(snapshot: nil, snapshotFile: nil, entries: [], tornTail: nil, reserve: nil, notes: [], journals: [])
@@ -179,7 +179,7 @@ public enum Recovery {
 extension RecoveredLog {
     /// The state, revision and ledger after replaying every entry through `reducer`, without
     /// running any effect. Each entry is replayed with the moment it was first applied at.
-    public func replay<Environment: Sendable>(
+    package func replay<Environment: Sendable>(
         initial: State, reducer: Reducer<State, Action, Environment>, environment: Environment
     ) throws(RecoveryFailure) -> (state: State, revision: UInt64, ledger: ClientLedger) {
         var state = snapshot?.state ?? initial

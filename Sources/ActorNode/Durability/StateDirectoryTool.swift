@@ -3,17 +3,17 @@ import Wire
 
 /// `core-daemon --check` and `--repair`: what a state directory holds, and cutting a damaged
 /// journal back to its last good record.
-public enum StateDirectoryTool {
+package enum StateDirectoryTool {
     /// Replays recovered records through the app's reducers, throwing where they disagree (a
     /// journal written by another version of the app, say).
-    public typealias Replay<State: Codable & Sendable, Action: Codable & Sendable> =
+    package typealias Replay<State: Codable & Sendable, Action: Codable & Sendable> =
         @Sendable (RecoveredLog<State, Action>) throws(RecoveryFailure) -> Void
 
     /// A readable report of the directory; `healthy` is false when a core would refuse it (its
     /// files, or the directory itself when others can write to it), or when there is no such
     /// directory (a core would start from the empty state there, which is
     /// rarely what someone checking it meant).
-    public static func check<State: Codable & Sendable, Action: Codable & Sendable>(
+    package static func check<State: Codable & Sendable, Action: Codable & Sendable>(
         _ files: StateFiles, state: State.Type, action: Action.Type, replay: Replay<State, Action>
     ) -> (report: [String], healthy: Bool) {
         var report = ["state directory: \(files.directory)"]
@@ -89,7 +89,7 @@ public enum StateDirectoryTool {
     /// Truncates the journal at the first bad record (and removes later segments, which would
     /// no longer follow), drops a torn tail, then replays what is left to make sure a core will
     /// start. Returns what it did; throws when it cannot repair.
-    public static func repair<State: Codable & Sendable, Action: Codable & Sendable>(
+    package static func repair<State: Codable & Sendable, Action: Codable & Sendable>(
         _ files: StateFiles, state: State.Type, action: Action.Type, replay: Replay<State, Action>
     ) throws(RecoveryFailure) -> [String] {
         var done: [String] = []

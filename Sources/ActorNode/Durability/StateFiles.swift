@@ -3,49 +3,49 @@ import Glibc
 /// The files of a state directory: `journal-<R>.log` (records from revision R on, in order)
 /// and `snapshot-<R>.snap` (the state at revision R). Revisions are written with 20 digits so
 /// that names sort in revision order.
-public struct StateFiles: Sendable {
-    public let directory: String
+package struct StateFiles: Sendable {
+    package let directory: String
 
-    public init(directory: String) {
+    package init(directory: String) {
         self.directory = directory
     }
 
-    public struct Entry: Sendable, Equatable {
-        public let name: String
-        public let revision: UInt64
-        public var path: String
+    package struct Entry: Sendable, Equatable {
+        package let name: String
+        package let revision: UInt64
+        package var path: String
     }
 
-    public static func journalName(startingAt revision: UInt64) -> String {
+    package static func journalName(startingAt revision: UInt64) -> String {
         "journal-" + padded(revision) + ".log"
     }
 
-    public static func snapshotName(at revision: UInt64) -> String {
+    package static func snapshotName(at revision: UInt64) -> String {
         "snapshot-" + padded(revision) + ".snap"
     }
 
     /// Journal segments, oldest first.
-    public func journals() -> [Entry] {
+    package func journals() -> [Entry] {
         entries(prefix: "journal-", suffix: ".log")
     }
 
     /// Snapshots, newest first.
-    public func snapshots() -> [Entry] {
+    package func snapshots() -> [Entry] {
         entries(prefix: "snapshot-", suffix: ".snap").reversed()
     }
 
     /// Temporary files an interrupted snapshot left (`*.tmp`); never read, safe to remove.
-    public func leftovers() -> [Entry] {
+    package func leftovers() -> [Entry] {
         entries(prefix: "snapshot-", suffix: ".snap.tmp")
     }
 
     /// Whether the directory exists.
-    public var exists: Bool {
+    package var exists: Bool {
         var status = stat()
         return stat(directory, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
 
-    public func path(_ name: String) -> String {
+    package func path(_ name: String) -> String {
         directory + "/" + name
     }
 

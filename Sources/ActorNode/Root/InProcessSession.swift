@@ -4,14 +4,14 @@ import Wire
 /// A shell session with a core's engine in the same process, over a socketpair: what Root does
 /// when no socket path is needed (tests, embedding). The engine serves the pair's one end as it
 /// serves any client; the session speaks the protocol on the other.
-public enum InProcessSession {
+package enum InProcessSession {
     /// Connects a new session to `engine`.
     /// - Parameters:
     ///   - engine: the core's engine.
     ///   - peer: who the engine's log lines name as the client.
     ///   - limits: the limits of the shell's side of the connection.
     /// - Returns: the shell's side of the session.
-    public static func attach<State, Action, Environment>(
+    package static func attach<State, Action, Environment>(
         to engine: CoreEngine<State, Action, Environment>, peer: String = "in-process",
         limits: SocketConnection.Limits = .init()
     ) async throws(SystemError) -> ShellSession {

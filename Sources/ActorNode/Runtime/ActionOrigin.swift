@@ -1,5 +1,5 @@
 /// Where an action came from.
-public enum ActionOrigin: Sendable, Equatable, CustomStringConvertible {
+package enum ActionOrigin: Sendable, Equatable, CustomStringConvertible {
     /// From a client, with its id and the action's sequence number: applied at most once.
     case client(id: String, seq: UInt64)
     /// From outside the store otherwise (named, when known).
@@ -7,7 +7,7 @@ public enum ActionOrigin: Sendable, Equatable, CustomStringConvertible {
     /// From an effect the store ran.
     case effect
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .client(id, seq): return "client \(id) #\(seq)"
         case let .outside(name?): return name

@@ -15,7 +15,7 @@ extension StoreKernel {
     /// - Parameters:
     ///   - environment: the app's environment.
     ///   - moment: the reducers' "now".
-    public static func environment(_ environment: Environment, at moment: Date) -> Environment {
+    package static func environment(_ environment: Environment, at moment: Date) -> Environment {
         guard let timed = environment as? any ActionTimedEnvironment else { return environment }
         return (timed.applying(at: moment) as? Environment) ?? environment
     }

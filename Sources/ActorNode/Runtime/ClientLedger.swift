@@ -5,13 +5,13 @@
 /// number applied and the revisions of the last ``recentLimit`` applied (enough to answer the
 /// resends of a pipelining client, which never has more than 512 unanswered). It remembers a bounded number of clients, forgetting the least recently
 /// active first. It is part of what a journal and a snapshot make durable.
-public struct ClientLedger: Codable, Sendable, Equatable {
+package struct ClientLedger: Codable, Sendable, Equatable {
     /// What the ledger knows of one client.
-    public struct Client: Codable, Sendable, Equatable {
+    package struct Client: Codable, Sendable, Equatable {
         /// The highest sequence number applied.
-        public var lastSeq: UInt64
+        package var lastSeq: UInt64
         /// When it was last active, as a count of ledger updates (for forgetting the idlest).
-        public var touched: UInt64
+        package var touched: UInt64
         /// The newest ``ClientLedger/recentLimit`` applied, in the order applied: a ring once
         /// full, its oldest at `oldest` (so that remembering one more costs the same however
         /// many are remembered).
@@ -28,7 +28,7 @@ public struct ClientLedger: Codable, Sendable, Equatable {
         }
 
         /// The sequence numbers remembered and the revisions they produced, oldest first.
-        public var recent: [Applied] { Array(ring[oldest...] + ring[..<oldest]) }
+        package var recent: [Applied] { Array(ring[oldest...] + ring[..<oldest]) }
 
         /// The revision `seq` produced, if it is remembered.
         func revision(of seq: UInt64) -> UInt64? {
@@ -61,7 +61,7 @@ public struct ClientLedger: Codable, Sendable, Equatable {
             case forgottenUpTo, lastSeq, recent, touched
         }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             lastSeq = try container.decode(UInt64.self, forKey: .lastSeq)
             touched = try container.decode(UInt64.self, forKey: .touched)
@@ -74,7 +74,7 @@ public struct ClientLedger: Codable, Sendable, Equatable {
             forgottenUpTo = try container.decodeIfPresent(UInt64.self, forKey: .forgottenUpTo) ?? max(dropped, unsaid)
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             // Said once there is something to say: the JSON of a client that never filled its
             // ring is as before.
@@ -84,18 +84,18 @@ public struct ClientLedger: Codable, Sendable, Equatable {
             try container.encode(touched, forKey: .touched)
         }
 
-        public static func == (lhs: Client, rhs: Client) -> Bool {
+        package static func == (lhs: Client, rhs: Client) -> Bool {
             lhs.lastSeq == rhs.lastSeq && lhs.touched == rhs.touched && lhs.forgottenUpTo == rhs.forgottenUpTo && lhs.recent == rhs.recent
         }
     }
 
-    public struct Applied: Codable, Sendable, Equatable {
-        public var seq: UInt64
-        public var revision: UInt64
+    package struct Applied: Codable, Sendable, Equatable {
+        package var seq: UInt64
+        package var revision: UInt64
     }
 
     /// What the ledger says of a (client, seq) about to be applied.
-    public enum Verdict: Equatable, Sendable {
+    package enum Verdict: Equatable, Sendable {
         /// Not seen: apply it.
         case new
         /// Already applied, as `revision`: answer with that.
@@ -104,17 +104,17 @@ public struct ClientLedger: Codable, Sendable, Equatable {
         case forgotten
     }
 
-    public private(set) var clients: [String: Client] = [:]
+    package private(set) var clients: [String: Client] = [:]
     private var clock: UInt64 = 0
 
     /// How many recent actions are remembered per client.
-    public static let recentLimit = 1024
+    package static let recentLimit = 1024
     /// How many clients are remembered.
-    public static let clientLimit = 4096
+    package static let clientLimit = 4096
 
-    public init() {}
+    package init() {}
 
-    public func verdict(client: String, seq: UInt64) -> Verdict {
+    package func verdict(client: String, seq: UInt64) -> Verdict {
         guard let known = clients[client], seq <= known.lastSeq else { return .new }
         if let revision = known.revision(of: seq) {
             return .applied(revision: revision)
@@ -129,7 +129,7 @@ public struct ClientLedger: Codable, Sendable, Equatable {
     /// Constant time: the client's entry is changed in place, and its newest
     /// ``recentLimit`` are kept in a ring, so the ledger remembers exactly a busy client's
     /// last 1024 actions.
-    public mutating func record(client: String, seq: UInt64, revision: UInt64) {
+    package mutating func record(client: String, seq: UInt64, revision: UInt64) {
         clock += 1
         let known = clients.count
         // One lookup (the client id is hashed once), the entry changed in place.

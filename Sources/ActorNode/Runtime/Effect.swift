@@ -84,8 +84,9 @@ public struct EffectSend<Action: Sendable>: Sendable {
 /// An effect is a list of steps, run in order: actions to send at once, asynchronous work, and
 /// cancellations. Combine effects with ``combine(_:)`` or `+`.
 public struct Effect<Action: Sendable>: Sendable {
-    /// One thing an effect does. Public so that other runtimes (a test store) can run effects.
-    public enum Step: Sendable {
+    /// One thing an effect does. Visible in the package so that other runtimes (the test store)
+    /// can run effects.
+    @usableFromInline package enum Step: Sendable {
         /// Applied right after the action that returned it, before anything else.
         case send(Action)
         case work(Work)
@@ -93,9 +94,9 @@ public struct Effect<Action: Sendable>: Sendable {
     }
 
     /// Asynchronous work, with the id and queue it runs under.
-    public struct Work: Sendable {
-        public let id: EffectID?
-        public let queue: EffectQueue?
+    @usableFromInline package struct Work: Sendable {
+        @usableFromInline package let id: EffectID?
+        @usableFromInline package let queue: EffectQueue?
         @usableFromInline let body: @Sendable (EffectSend<Action>) async throws -> Void
 
         @usableFromInline init(id: EffectID?, queue: EffectQueue?, body: @escaping @Sendable (EffectSend<Action>) async throws -> Void) {
@@ -106,7 +107,7 @@ public struct Effect<Action: Sendable>: Sendable {
     }
 
     /// The steps, in order.
-    public let steps: [Step]
+    @usableFromInline package let steps: [Step]
 
     @usableFromInline init(steps: [Step]) {
         self.steps = steps

@@ -2,12 +2,12 @@
 public struct EffectHandle: Sendable {
     let tasks: [Task<Void, Never>]
 
-    public init(tasks: [Task<Void, Never>]) {
+    package init(tasks: [Task<Void, Never>]) {
         self.tasks = tasks
     }
 
     /// A handle on nothing.
-    public static var none: EffectHandle { EffectHandle(tasks: []) }
+    package static var none: EffectHandle { EffectHandle(tasks: []) }
 
     /// Whether the action started any asynchronous work.
     public var isEmpty: Bool { tasks.isEmpty }

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Thread-safe (its bookkeeping is behind one lock), so a finishing task can free its place in
 /// a queue without a hop through the store.
-public final class EffectRuntime<Action: Sendable>: Sendable {
+package final class EffectRuntime<Action: Sendable>: Sendable {
     private let deliver: @Sendable (Action) async -> Void
     private let time: any TimeSource
     private let state = Mutex(RuntimeState())
@@ -33,25 +33,25 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
         var queues: [String: QueueState] = [:]
     }
 
-    public init(time: any TimeSource, deliver: @escaping @Sendable (Action) async -> Void) {
+    package init(time: any TimeSource, deliver: @escaping @Sendable (Action) async -> Void) {
         self.time = time
         self.deliver = deliver
     }
 
     /// Effects started and not yet finished (running, waiting in a queue, or waiting for their
     /// queue's delay).
-    public var activeCount: Int {
+    package var activeCount: Int {
         state.withLock { $0.running.count }
     }
 
     /// The ids of the effects active now.
-    public var activeIDs: Set<EffectID> {
+    package var activeIDs: Set<EffectID> {
         state.withLock { Set($0.running.values.compactMap(\.id)) }
     }
 
     /// Starts the work of an effect; returns its task, or nil when a full `discardNew` queue
     /// dropped it.
-    public func start(_ work: Effect<Action>.Work) -> Task<Void, Never>? {
+    package func start(_ work: Effect<Action>.Work) -> Task<Void, Never>? {
         var toCancel: [Task<Void, Never>] = []
         var resumeWaiters: [CheckedContinuation<Bool, Never>] = []
         let task: Task<Void, Never>? = state.withLock { state in
@@ -98,7 +98,7 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
     }
 
     /// Cancels the effects with these ids, running or waiting.
-    public func cancel(_ ids: Set<EffectID>) {
+    package func cancel(_ ids: Set<EffectID>) {
         var toCancel: [Task<Void, Never>] = []
         var resumeWaiters: [CheckedContinuation<Bool, Never>] = []
         state.withLock { state in
@@ -113,7 +113,7 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
     }
 
     /// Cancels everything.
-    public func cancelAll() {
+    package func cancelAll() {
         let tasks = state.withLock { state in state.running.values.compactMap(\.task) }
         for task in tasks { task.cancel() }
     }

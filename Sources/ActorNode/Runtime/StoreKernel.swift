@@ -5,13 +5,13 @@ import Wire
 /// per client and sequence number), number it with the next revision, and record it in the
 /// ledger. It runs no effects and tells no one: its owner (a core's engine on its event loop,
 /// or `TestStore`) does that with what ``apply(_:from:keepingPrevious:)`` returns.
-public struct StoreKernel<State: Sendable, Action: Sendable, Environment: Sendable>: Sendable {
+package struct StoreKernel<State: Sendable, Action: Sendable, Environment: Sendable>: Sendable {
     /// The state after every action applied so far.
-    public private(set) var state: State
+    package private(set) var state: State
     /// The revision of ``state``: the number of actions applied since the beginning.
-    public private(set) var revision: UInt64
+    package private(set) var revision: UInt64
     /// Which client actions were applied, for exactly-once.
-    public private(set) var ledger: ClientLedger
+    package private(set) var ledger: ClientLedger
     let reducer: Reducer<State, Action, Environment>
     let environment: Environment
     let time: any TimeSource
@@ -19,7 +19,7 @@ public struct StoreKernel<State: Sendable, Action: Sendable, Environment: Sendab
     private let timing: @Sendable (Environment, Date) -> Environment
 
     /// What became of an action.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// Applied as `revision`; `previous` is the state before, when it was asked for.
         case applied(Applied)
         /// This client's action with this sequence number was applied before, as `revision`.
@@ -29,16 +29,16 @@ public struct StoreKernel<State: Sendable, Action: Sendable, Environment: Sendab
     }
 
     /// One applied action.
-    public struct Applied: Sendable {
-        public let action: Action
-        public let origin: ActionOrigin
-        public let revision: UInt64
+    package struct Applied: Sendable {
+        package let action: Action
+        package let origin: ActionOrigin
+        package let revision: UInt64
         /// The moment the reducer saw as "now" (recorded, so that a replay sees it again).
-        public let at: Date
+        package let at: Date
         /// The state before, when the caller asked to keep it (to diff against).
-        public let previous: State?
+        package let previous: State?
         /// What the reducer asked to run next.
-        public let effect: Effect<Action>
+        package let effect: Effect<Action>
     }
 
     /// - Parameters:
@@ -48,7 +48,7 @@ public struct StoreKernel<State: Sendable, Action: Sendable, Environment: Sendab
     ///   - reducer: the app's reducer.
     ///   - environment: its environment.
     ///   - time: where "now" comes from for each action.
-    public init(
+    package init(
         state: State, revision: UInt64 = 0, ledger: ClientLedger = ClientLedger(),
         reducer: Reducer<State, Action, Environment>, environment: Environment, time: any TimeSource = SystemTime()
     ) {
@@ -66,7 +66,7 @@ public struct StoreKernel<State: Sendable, Action: Sendable, Environment: Sendab
     ///   - action: the action.
     ///   - origin: who sent it; a client's (id, seq) is applied at most once.
     ///   - keepingPrevious: whether to return the state before (to diff against).
-    public mutating func apply(_ action: Action, from origin: ActionOrigin, keepingPrevious: Bool) -> Outcome {
+    package mutating func apply(_ action: Action, from origin: ActionOrigin, keepingPrevious: Bool) -> Outcome {
         if case let .client(id, seq) = origin {
             switch ledger.verdict(client: id, seq: seq) {
             case .new:

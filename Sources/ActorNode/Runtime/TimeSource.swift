@@ -143,14 +143,14 @@ public final class TestTime: TimeSource {
 
 extension Duration {
     /// This duration in seconds, with its fraction.
-    public var seconds: Double {
+    package var seconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 
     /// For messages people read: "250 ms" below a second, else seconds with one decimal when
     /// it has a fraction ("1.9 s", "10 s").
-    public var readable: String {
+    package var readable: String {
         let value = seconds
         if value < 1 { return "\(Int((value * 1000).rounded())) ms" }
         let tenths = (value * 10).rounded()

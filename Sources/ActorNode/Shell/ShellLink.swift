@@ -12,22 +12,22 @@ import Wire
 ///
 /// Given a way to connect and a ``Reconnection`` window, the link rides through a core's
 /// restart, as the machine's rules say.
-public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
+package actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     /// How to open a new session to the core.
-    public typealias Connector = @Sendable () async throws(LinkError) -> ShellSession
+    package typealias Connector = @Sendable () async throws(LinkError) -> ShellSession
 
     /// How long a link keeps trying to get back to a core it lost.
-    public struct Reconnection: Sendable {
+    package struct Reconnection: Sendable {
         /// Give up when the core has been unreachable this long.
-        public var window: Duration
+        package var window: Duration
 
         /// - Parameter window: how long to keep trying.
-        public init(window: Duration) {
+        package init(window: Duration) {
             self.window = window
         }
     }
 
-    public nonisolated let hello: Hello
+    package nonisolated let hello: Hello
 
     private var machine: ClientMachine?
     private var session: ShellSession?
@@ -44,7 +44,7 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     private var opening: CheckedContinuation<Void, Never>?
 
     /// Shells and watchers attached, as the core last said.
-    public var shells: Int { machine?.shells ?? 0 }
+    package var shells: Int { machine?.shells ?? 0 }
     /// The typed state at `decodedRevision`, when it has been decoded since the last change.
     private var decoded: State?
     private var decodedRevision: UInt64?
@@ -69,7 +69,7 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     /// - Parameters:
     ///   - session: the connection.
     ///   - hello: what to say.
-    public init(session: ShellSession, hello: Hello) {
+    package init(session: ShellSession, hello: Hello) {
         self.hello = hello
         firstSession = session
         connector = nil
@@ -82,7 +82,7 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     ///   - hello: what to say on every connection.
     ///   - reconnection: how long a lost core is tried again.
     ///   - connector: how to open a session.
-    public init(hello: Hello, reconnection: Reconnection?, connector: @escaping Connector) {
+    package init(hello: Hello, reconnection: Reconnection?, connector: @escaping Connector) {
         self.hello = hello
         self.connector = connector
         self.reconnection = reconnection
@@ -90,12 +90,12 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
 
     /// The state now and after every change, then the end of the link. Read by one consumer;
     /// a slow one skips to the newest state.
-    public nonisolated var events: LinkEvents<State, Action> {
+    package nonisolated var events: LinkEvents<State, Action> {
         LinkEvents(link: self)
     }
 
     /// The latest state the core reported, and its revision.
-    public var current: (revision: UInt64, state: State)? {
+    package var current: (revision: UInt64, state: State)? {
         guard let machine, machine.welcome != nil, let state = try? currentState() else { return nil }
         return (machine.revision, state)
     }
@@ -104,7 +104,7 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     /// with the welcome's state. With a ``Reconnection``, a connection lost before the welcome
     /// (a core dying just then) is tried again within its window.
     /// - Parameter timeout: how long the core has to answer a hello.
-    public func open(timeout: Duration = .seconds(5)) async throws(LinkError) -> Welcome<State> {
+    package func open(timeout: Duration = .seconds(5)) async throws(LinkError) -> Welcome<State> {
         guard machine == nil else { throw .closed("the link was opened already") }
         var machine = ClientMachine(
             hello: hello, timeout: timeout,
@@ -130,7 +130,7 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     /// Sends an action without waiting for its answer; returns its sequence number. While the
     /// link reconnects, the action waits and is sent once it is back.
     /// - Parameter action: the action.
-    public func submit(_ action: Action) throws(LinkError) -> UInt64 {
+    package func submit(_ action: Action) throws(LinkError) -> UInt64 {
         let json: [UInt8]
         do {
             json = try WireJSON.encode(action)
@@ -147,7 +147,7 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
 
     /// Waits for the answer to the action sent as `seq`.
     /// - Parameter seq: what ``submit(_:)`` returned.
-    public func outcome(of seq: UInt64) async throws(LinkError) -> ActionOutcome {
+    package func outcome(of seq: UInt64) async throws(LinkError) -> ActionOutcome {
         switch outcomes[seq] {
         case let .answered(outcome)?:
             outcomes[seq] = nil
@@ -167,13 +167,13 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
 
     /// Sends an action and waits for its answer.
     /// - Parameter action: the action.
-    public func send(_ action: Action) async throws(LinkError) -> ActionOutcome {
+    package func send(_ action: Action) async throws(LinkError) -> ActionOutcome {
         let seq = try submit(action)
         return try await outcome(of: seq)
     }
 
     /// Says bye and closes the link.
-    public func close() async {
+    package func close() async {
         guard var machine, !ended else { return }
         let outputs = machine.close()
         self.machine = machine
@@ -185,7 +185,7 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     /// has been delivered, else the newest state if it is newer than the last one delivered,
     /// else the end, else nil once the end has been delivered. A notice never comes before the
     /// state it followed.
-    public func nextEvent() async -> LinkEvent<State>? {
+    package func nextEvent() async -> LinkEvent<State>? {
         while true {
             let opened = machine?.welcome != nil
             if let pending = pendingEvents.first, pending.after <= (deliveredRevision ?? 0) || !opened {
@@ -396,18 +396,18 @@ public actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
 }
 
 /// The events of a ``ShellLink`` as an async sequence: `for await event in link.events`.
-public struct LinkEvents<State: Codable & Sendable, Action: Codable & Sendable>: AsyncSequence, Sendable {
+package struct LinkEvents<State: Codable & Sendable, Action: Codable & Sendable>: AsyncSequence, Sendable {
     let link: ShellLink<State, Action>
 
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         let link: ShellLink<State, Action>
 
-        public mutating func next() async -> LinkEvent<State>? {
+        package mutating func next() async -> LinkEvent<State>? {
             await link.nextEvent()
         }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator {
+    package func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(link: link)
     }
 }

@@ -2,14 +2,14 @@ import Wire
 
 /// Connects a shell to a core's socket and hands back a ``ShellSession``: frames in and bytes
 /// out, pumped on their own tasks.
-public enum SocketClient {
+package enum SocketClient {
     /// Connects to `path` (see ``ServerConnector/connect(to:timeout:limits:loop:)`` for the checks
     /// made first), retrying while the core's backlog is full, for at most `timeout`.
     /// - Parameters:
     ///   - path: the core's socket.
     ///   - timeout: how long to wait out a full backlog.
     ///   - limits: the limits of the connection.
-    public static func connect(
+    package static func connect(
         to path: String, timeout: Duration = .seconds(5), limits: SocketConnection.Limits = .init()
     ) async throws(LinkError) -> ShellSession {
         let connection: SocketConnection
@@ -23,7 +23,7 @@ public enum SocketClient {
 
     /// A session over a connection made some other way (one end of a socketpair, say).
     /// - Parameter connection: the connection; the session closes it when the core's side ends.
-    public static func session(over connection: SocketConnection) -> ShellSession {
+    package static func session(over connection: SocketConnection) -> ShellSession {
         let inbound = Chan<SessionInput>(capacity: 32)
         let outbound = Chan<[UInt8]>()
         Task {

@@ -1,23 +1,23 @@
 /// Options every command of a shell takes.
-public struct ShellOptions: Sendable, Equatable {
+package struct ShellOptions: Sendable, Equatable {
     /// `--socket PATH`.
-    public var socket: String?
+    package var socket: String?
     /// `--timeout SECONDS`: how long to wait for the core (to be welcomed, for each answer, and
     /// to come back after a restart); nil when not given: 10 s, or 60 s for `attach`'s
     /// reconnections.
-    public var timeoutOption: Duration?
+    package var timeoutOption: Duration?
 
-    public init(socket: String? = nil, timeoutOption: Duration? = nil) {
+    package init(socket: String? = nil, timeoutOption: Duration? = nil) {
         self.socket = socket
         self.timeoutOption = timeoutOption
     }
 
     /// The timeout to use for an answer.
-    public var timeout: Duration { timeoutOption ?? .seconds(10) }
+    package var timeout: Duration { timeoutOption ?? .seconds(10) }
 }
 
 /// What `send` sends.
-public enum SendInput: Sendable, Equatable {
+package enum SendInput: Sendable, Equatable {
     /// `send VERB ARGS...`
     case verb([String])
     /// `send --json '{"add":{"text":"x"}}'`
@@ -27,7 +27,7 @@ public enum SendInput: Sendable, Equatable {
 }
 
 /// What each line of `watch` shows.
-public enum WatchFormat: Sendable, Equatable {
+package enum WatchFormat: Sendable, Equatable {
     /// As the app renders a change.
     case text
     /// The whole state as JSON: `{...,"revision":R}`.
@@ -37,7 +37,7 @@ public enum WatchFormat: Sendable, Equatable {
 }
 
 /// One parsed command line of a shell.
-public enum ShellCommand: Sendable, Equatable {
+package enum ShellCommand: Sendable, Equatable {
     case attach
     case send(SendInput)
     case state(json: Bool)
@@ -52,7 +52,7 @@ public enum ShellCommand: Sendable, Equatable {
     ///   - arguments: the words of the command line.
     ///   - program: the program's name, for usage errors.
     ///   - verbSummary: the verbs, for the error of a `send` without one (made only then).
-    public static func parse(_ arguments: [String], program: String, verbSummary: @autoclosure () -> String) throws(CommandFailure) -> (ShellOptions, ShellCommand) {
+    package static func parse(_ arguments: [String], program: String, verbSummary: @autoclosure () -> String) throws(CommandFailure) -> (ShellOptions, ShellCommand) {
         var options = ShellOptions()
         var cursor = ArgumentCursor(arguments, program: program)
         var name: String?
@@ -194,8 +194,11 @@ enum ShellHelp {
             "watcher fell far behind, replaces the whole state.",
             "",
             "Options:",
-            "  --socket PATH       the core's socket (else $\(App.naming.socketVariable), else",
-            "                      $XDG_RUNTIME_DIR/\(App.naming.name)/core.sock, else /tmp/\(App.naming.name)-$UID/core.sock)",
+        ]
+        // The socket's search order, as long as the app's name makes it, wrapped.
+        let socket = Wording.wrap("the core's socket (else \(App.naming.socketSearch))", width: Wording.helpWidth - 22)
+        lines += ["  " + pad("--socket PATH", 20) + socket[0]] + socket.dropFirst().map { String(repeating: " ", count: 22) + $0 }
+        lines += [
             "  --timeout SECONDS   how long to wait for the core to answer, or to come back when it",
             "                      restarts (default 10; attach waits 60 for a restart)",
             "  -h, --help          show this help",

@@ -46,7 +46,7 @@ public enum ShellKit<App: ShellApp> {
     /// - Parameters:
     ///   - command: what to do.
     ///   - options: the options every command takes.
-    public static func run(_ command: ShellCommand, options: ShellOptions) async throws(CommandFailure) -> ExitStatus {
+    package static func run(_ command: ShellCommand, options: ShellOptions) async throws(CommandFailure) -> ExitStatus {
         switch command {
         case .help:
             await StandardStreams.out(ShellHelp.text(App.self) + "\n")
@@ -96,10 +96,10 @@ public enum ShellKit<App: ShellApp> {
     /// The exit status and the message (what happened, what to do) for a link to the core that
     /// failed or ended, as every command of the shell reports it.
     /// - Parameter error: how the link ended.
-    public static func failure(_ error: LinkError) -> CommandFailure {
+    package static func failure(_ error: LinkError) -> CommandFailure {
         CoreConnection<App>.failure(error)
     }
 
     /// The help text, as `--help` prints it.
-    public static var helpText: String { ShellHelp.text(App.self) }
+    package static var helpText: String { ShellHelp.text(App.self) }
 }

@@ -1,16 +1,16 @@
 /// Splits a typed line into words the way a POSIX shell would for simple input:
 /// whitespace separates, '...' is literal, "..." allows \" and \\, and a backslash outside
 /// quotes escapes the next character. `add "buy milk"` gives ["add", "buy milk"].
-public enum Words {
+package enum Words {
     /// A quote opened and never closed.
-    public struct UnterminatedQuote: Error, CustomStringConvertible {
-        public var quote: Character
-        public var description: String { "unterminated \(quote) quote" }
+    package struct UnterminatedQuote: Error, CustomStringConvertible {
+        package var quote: Character
+        package var description: String { "unterminated \(quote) quote" }
     }
 
     /// The words of `line`.
     /// - Parameter line: a typed line.
-    public static func split(_ line: String) throws(UnterminatedQuote) -> [String] {
+    package static func split(_ line: String) throws(UnterminatedQuote) -> [String] {
         var words: [String] = []
         var current = ""
         var inWord = false

@@ -4,13 +4,13 @@ import Synchronization
 
 /// A process we started, whose exit we can await without blocking Swift's cooperative pool
 /// (waitpid runs on a thread of its own).
-public final class ChildProcess: Sendable {
+package final class ChildProcess: Sendable {
     /// How a process ended.
-    public enum Termination: Equatable, Sendable, CustomStringConvertible {
+    package enum Termination: Equatable, Sendable, CustomStringConvertible {
         case exited(Int32)
         case signaled(Int32)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .exited(code): return "exited with status \(code)"
             case let .signaled(signal): return "was killed by \(Signals.name(signal))"
@@ -18,11 +18,11 @@ public final class ChildProcess: Sendable {
         }
 
         /// A zero exit status.
-        public var isSuccess: Bool { self == .exited(0) }
+        package var isSuccess: Bool { self == .exited(0) }
     }
 
-    public let pid: pid_t
-    public let executable: String
+    package let pid: pid_t
+    package let executable: String
     private let state = Mutex<WaitState>(WaitState())
 
     private struct WaitState {
@@ -41,7 +41,7 @@ public final class ChildProcess: Sendable {
     /// `environment` replaces ours when given. It gets the standard descriptors and those in
     /// `descriptors`, and no other (on glibc 2.34 and later): nothing this process holds leaks
     /// into it, close-on-exec or not.
-    public static func spawn(
+    package static func spawn(
         _ executable: String,
         arguments: [String],
         environment: [String: String]? = nil,
@@ -142,17 +142,17 @@ public final class ChildProcess: Sendable {
     }
 
     /// How the process ended, once it has.
-    public var termination: Termination? {
+    package var termination: Termination? {
         state.withLock { $0.termination }
     }
 
     /// Waits for the process to end.
-    public func waitForExit() async -> Termination {
+    package func waitForExit() async -> Termination {
         await waitForExit(timeout: nil)!
     }
 
     /// Waits at most `timeout` for the process to end; nil if it is still running by then.
-    public func waitForExit(timeout: Duration?) async -> Termination? {
+    package func waitForExit(timeout: Duration?) async -> Termination? {
         let id = state.withLock { state in
             state.nextWaiter += 1
             return state.nextWaiter
@@ -184,7 +184,7 @@ public final class ChildProcess: Sendable {
     }
 
     /// Sends `signal` unless the process has already been reaped (its pid may be reused).
-    public func send(_ signal: Int32) {
+    package func send(_ signal: Int32) {
         state.withLock { state in
             if state.termination == nil { kill(pid, signal) }
         }
@@ -192,7 +192,7 @@ public final class ChildProcess: Sendable {
 
     /// Asks the process to stop with SIGTERM, and SIGKILLs it if it has not ended after `grace`.
     @discardableResult
-    public func stop(grace: Duration = .seconds(5)) async -> Termination {
+    package func stop(grace: Duration = .seconds(5)) async -> Termination {
         send(SIGTERM)
         if let termination = await waitForExit(timeout: grace) { return termination }
         send(SIGKILL)

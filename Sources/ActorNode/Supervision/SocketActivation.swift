@@ -3,13 +3,13 @@ import Glibc
 /// systemd's socket-activation convention, as a core receives it from systemd, from
 /// `systemd-socket-activate`, or from cama-launch: `LISTEN_FDS=n` and `LISTEN_PID=<our pid>`,
 /// with the listening sockets at descriptors 3, 4, ... (`SD_LISTEN_FDS_START`).
-public enum SocketActivation {
-    public static let firstDescriptor: Int32 = 3
+package enum SocketActivation {
+    package static let firstDescriptor: Int32 = 3
 
     /// The listening socket passed to this process, if any. Clears the variables so that no
     /// child of ours mistakes them for its own, and makes the descriptor close-on-exec and
     /// non-blocking.
-    public static func inheritedListener(environment: [String: String]) -> Int32? {
+    package static func inheritedListener(environment: [String: String]) -> Int32? {
         guard let count = environment["LISTEN_FDS"].flatMap(Int.init), count >= 1,
               let pid = environment["LISTEN_PID"].flatMap(Int32.init), pid == getpid() else { return nil }
         unsetenv("LISTEN_FDS")
@@ -22,7 +22,7 @@ public enum SocketActivation {
     }
 
     /// The filesystem path a listening Unix socket is bound to ("" when it has none).
-    public static func boundPath(_ fd: Int32) -> String {
+    package static func boundPath(_ fd: Int32) -> String {
         var address = sockaddr_un()
         var length = socklen_t(MemoryLayout<sockaddr_un>.size)
         let result = withUnsafeMutablePointer(to: &address) {
@@ -35,7 +35,7 @@ public enum SocketActivation {
     }
 
     /// Whether `fd` is a listening stream socket.
-    public static func isListeningSocket(_ fd: Int32) -> Bool {
+    package static func isListeningSocket(_ fd: Int32) -> Bool {
         var accepting: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         return getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &accepting, &length) == 0 && accepting == 1
@@ -44,11 +44,11 @@ public enum SocketActivation {
 
 /// systemd's readiness convention: a datagram `READY=1` to the socket named by `NOTIFY_SOCKET`
 /// (a path, or an abstract name written with a leading '@').
-public enum ReadinessNotification {
+package enum ReadinessNotification {
     /// Tells the supervisor (systemd or cama-launch) that the service is ready; does nothing
     /// when no one asked. Returns whether a notification was sent.
     @discardableResult
-    public static func send(_ message: String, environment: [String: String]) -> Bool {
+    package static func send(_ message: String, environment: [String: String]) -> Bool {
         guard let target = environment["NOTIFY_SOCKET"], !target.isEmpty else { return false }
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }

@@ -7,9 +7,9 @@ import Synchronization
 /// the kernel closes the write end and the read end reports end-of-file. Event-driven, on the
 /// ``EventLoop``, and independent of which of the supervisor's threads started us (unlike
 /// PR_SET_PDEATHSIG).
-public final class SupervisorWatch: EventHandler, Sendable {
+package final class SupervisorWatch: EventHandler, Sendable {
     /// The variable naming the descriptor.
-    public static let variable = "CAMA_SUPERVISOR_FD"
+    package static let variable = "CAMA_SUPERVISOR_FD"
 
     private let fd: Int32
     private let onGone: @Sendable () -> Void
@@ -23,7 +23,7 @@ public final class SupervisorWatch: EventHandler, Sendable {
     ///   - loop: the loop to watch it on (``EventLoop/shared`` when nil, made only if there is
     ///     something to watch: a loop takes descriptors of its own).
     ///   - onGone: what to do once the supervisor is gone.
-    public static func start(environment: [String: String], loop: EventLoop? = nil, onGone: @escaping @Sendable () -> Void) -> SupervisorWatch? {
+    package static func start(environment: [String: String], loop: EventLoop? = nil, onGone: @escaping @Sendable () -> Void) -> SupervisorWatch? {
         guard let fd = environment[variable].flatMap(Int32.init), fd >= 0, fcntl(fd, F_GETFD) >= 0 else { return nil }
         let loop = loop ?? .shared
         unsetenv(variable)
@@ -41,7 +41,7 @@ public final class SupervisorWatch: EventHandler, Sendable {
         self.onGone = onGone
     }
 
-    public func handleEvents(_ events: UInt32, scratch: UnsafeMutableRawBufferPointer) {
+    package func handleEvents(_ events: UInt32, scratch: UnsafeMutableRawBufferPointer) {
         let count = read(fd, scratch.baseAddress, scratch.count)
         guard count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) else { return }
         let fire = state.withLock { state -> Bool in

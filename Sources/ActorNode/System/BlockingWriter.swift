@@ -8,12 +8,12 @@ import Synchronization
 /// ``write(_:)`` suspends the calling task until its text is written, which carries a slow
 /// reader's backpressure to the writer without blocking anyone else. ``enqueue(_:)`` never waits:
 /// for log lines, which are dropped (and counted) when too many are pending.
-public final class BlockingWriter: Sendable {
-    public static let standardOutput = BlockingWriter(fd: 1, name: "cama-stdout")
-    public static let standardError = BlockingWriter(fd: 2, name: "cama-stderr")
+package final class BlockingWriter: Sendable {
+    package static let standardOutput = BlockingWriter(fd: 1, name: "cama-stdout")
+    package static let standardError = BlockingWriter(fd: 2, name: "cama-stderr")
 
     /// Why a write did not happen.
-    public enum Failure: Error, Equatable {
+    package enum Failure: Error, Equatable {
         /// The reader is gone (EPIPE).
         case closed
         case failed(Int32)
@@ -31,20 +31,20 @@ public final class BlockingWriter: Sendable {
         var failure: Failure?
     }
 
-    public let fd: Int32
+    package let fd: Int32
     /// The most unwritten enqueued items kept; more are dropped.
-    public let enqueueLimit: Int
+    package let enqueueLimit: Int
     private let queue = Mutex(Queue())
     private let wake = DispatchSemaphore(value: 0)
 
-    public init(fd: Int32, name: String, enqueueLimit: Int = 10_000) {
+    package init(fd: Int32, name: String, enqueueLimit: Int = 10_000) {
         self.fd = fd
         self.enqueueLimit = enqueueLimit
         SystemThread.detach(name: name) { [self] in run() }
     }
 
     /// Writes `text` and returns once it is written.
-    public func write(_ text: String) async throws(Failure) {
+    package func write(_ text: String) async throws(Failure) {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, Failure>, Never>) in
             let failure = queue.withLock { queue -> Failure? in
                 if let failure = queue.failure { return failure }
@@ -63,13 +63,13 @@ public final class BlockingWriter: Sendable {
     /// Queues `text` without waiting. When more than ``enqueueLimit`` items wait, the text is
     /// dropped; a line saying how many were dropped is written once the backlog clears.
     /// - Parameter text: what to write.
-    public func enqueue(_ text: String) {
+    package func enqueue(_ text: String) {
         enqueue(Array(text.utf8))
     }
 
     /// ``enqueue(_:)-(String)`` for bytes (a terminal's frame).
     /// - Parameter bytes: what to write.
-    public func enqueue(_ bytes: [UInt8]) {
+    package func enqueue(_ bytes: [UInt8]) {
         let accepted = queue.withLock { queue -> Bool in
             guard queue.failure == nil else { return false }
             guard queue.items.count < enqueueLimit else {
@@ -83,14 +83,14 @@ public final class BlockingWriter: Sendable {
     }
 
     /// Returns once everything queued before the call has been written (or failed).
-    public func flush() async {
+    package func flush() async {
         _ = try? await write("")
     }
 
     /// Blocks the calling thread until everything queued before the call has been written (or
     /// failed), or `timeout` has passed. For threads of our own that are about to end the
     /// process (never for the cooperative pool, which must not block).
-    public func flushBlocking(timeout: Duration) {
+    package func flushBlocking(timeout: Duration) {
         let written = DispatchSemaphore(value: 0)
         let queued = queue.withLock { queue -> Bool in
             guard queue.failure == nil else { return false }

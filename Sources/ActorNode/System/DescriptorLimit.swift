@@ -7,23 +7,23 @@ import Glibc
 /// files under `/proc`, and ends the process when it cannot. So a core never lets its clients
 /// take the last descriptors (as Redis keeps 32 for itself below `maxclients`), and refuses to
 /// start with a limit too low to keep that reserve.
-public enum DescriptorLimit {
+package enum DescriptorLimit {
     /// Descriptors a core keeps free for its journal, its snapshots, its log and the runtime,
     /// whatever its clients do.
-    public static let reserve = 16
+    package static let reserve = 16
     /// The lowest limit a core starts with: what it holds of its own (about a dozen), its
     /// reserve, and room for a few clients.
-    public static let minimumForCore = 32
+    package static let minimumForCore = 32
 
     /// The soft limit on open files, as `ulimit -n` shows it.
-    public static var current: Int {
+    package static var current: Int {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return Int.max }
         return Int(clamping: limit.rlim_cur)
     }
 
     /// How many descriptors the process has open now (nil if `/proc/self/fd` cannot be read).
-    public static func openCount() -> Int? {
+    package static func openCount() -> Int? {
         guard let directory = opendir("/proc/self/fd") else { return nil }
         defer { closedir(directory) }
         var count = 0
@@ -37,7 +37,7 @@ public enum DescriptorLimit {
 
     /// How many clients a core may hold at once: the limit, less what it has open (counted
     /// once everything of its own is open) and its reserve.
-    public static func clientCapacity() -> Int {
+    package static func clientCapacity() -> Int {
         let limit = current
         guard limit != Int.max else { return Int.max }
         return max(0, limit - (openCount() ?? 16) - reserve)

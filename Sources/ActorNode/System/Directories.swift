@@ -1,10 +1,10 @@
 import Glibc
 
 /// Creating private directories, and refusing ones that are not private enough.
-public enum Directories {
+package enum Directories {
     /// Creates `path` and any missing parents with mode 0700 (`mkdir -p`); existing ones are left
     /// as they are.
-    public static func create(_ path: String) throws(SystemError) {
+    package static func create(_ path: String) throws(SystemError) {
         var info = stat()
         if stat(path, &info) == 0 { return }
         let parent = PathName.directory(of: path)
@@ -15,8 +15,8 @@ public enum Directories {
     }
 
     /// Why a directory was refused; the description says what to do instead.
-    public struct Refusal: Error, CustomStringConvertible, Sendable {
-        public var description: String
+    package struct Refusal: Error, CustomStringConvertible, Sendable {
+        package var description: String
     }
 
     /// Creates `path` (mode 0700, with any missing parents) if it is missing, then refuses it
@@ -24,7 +24,7 @@ public enum Directories {
     /// Messages name it as `role` ("the socket directory"), say what the forbidden bits allow
     /// (`exposure`: "is open to other users"), and end with `alternative` ("choose another
     /// --socket").
-    public static func preparePrivate(
+    package static func preparePrivate(
         _ path: String, role: String, forbidden: mode_t, exposure: String, alternative: String
     ) throws(Refusal) {
         do {

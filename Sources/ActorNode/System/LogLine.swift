@@ -3,23 +3,23 @@ import Glibc
 /// One log line on stderr: `2026-11-22T10:15:02.123Z core-daemon[4242]: message`.
 /// Written in one write call, so lines from several processes sharing a log never interleave,
 /// and queued to stderr's own thread, so logging never waits for a slow terminal or pipe.
-public enum LogLine {
-    public static func write(_ program: String, _ message: String) {
+package enum LogLine {
+    package static func write(_ program: String, _ message: String) {
         BlockingWriter.standardError.enqueue(line(program, message))
     }
 
     /// The text of one log line, newline included.
-    public static func line(_ program: String, _ message: String) -> String {
+    package static func line(_ program: String, _ message: String) -> String {
         "\(timestamp()) \(program)[\(getpid())]: \(message)\n"
     }
 
     /// Waits until every log line so far is written (before exiting).
-    public static func flush() async {
+    package static func flush() async {
         await BlockingWriter.standardError.flush()
     }
 
     /// The current UTC time with milliseconds, ISO 8601.
-    public static func timestamp() -> String {
+    package static func timestamp() -> String {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         var seconds = now.tv_sec

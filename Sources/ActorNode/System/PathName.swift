@@ -1,8 +1,8 @@
 /// The parts of a file path, as strings: no file system access.
-public enum PathName {
+package enum PathName {
     /// The directory part of a path ("." for a bare file name, "/" for a file at the root).
     /// - Parameter path: a file's path.
-    public static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         let directory = String(path[..<slash])
         return directory.isEmpty ? "/" : directory
@@ -10,7 +10,7 @@ public enum PathName {
 
     /// The last component of a path.
     /// - Parameter path: a file's path.
-    public static func fileName(of path: String) -> String {
+    package static func fileName(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return path }
         return String(path[path.index(after: slash)...])
     }
@@ -19,7 +19,7 @@ public enum PathName {
     /// - Parameters:
     ///   - directory: a directory's path.
     ///   - name: a name (or relative path) inside it.
-    public static func join(_ directory: String, _ name: String) -> String {
+    package static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 }

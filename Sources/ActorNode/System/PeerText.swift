@@ -26,7 +26,7 @@ public enum PeerText {
     /// - Parameters:
     ///   - text: text from a peer.
     ///   - limit: the most bytes of `text` to keep.
-    public static func forLog(_ text: String, limit: Int = 200) -> String {
+    package static func forLog(_ text: String, limit: Int = 200) -> String {
         let utf8 = text.utf8
         let total = utf8.count
         guard total > limit else { return escaped(text) }

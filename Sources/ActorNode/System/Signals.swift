@@ -27,7 +27,7 @@ public enum Signals {
     /// Blocks `signals` in the calling thread, and so in every thread it starts from now on.
     /// Call it first thing in `main`, while the process has a single thread.
     /// - Parameter signals: the signals the program handles.
-    public static func block(_ signals: [Int32]) {
+    package static func block(_ signals: [Int32]) {
         var set = signalSet(signals)
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
@@ -36,7 +36,7 @@ public enum Signals {
     /// pending acts at once). For a `main` that learns, before it starts any thread, that the
     /// command it runs handles no signal (`--help`, a one-shot command).
     /// - Parameter signals: the signals given to ``block(_:)``.
-    public static func unblock(_ signals: [Int32]) {
+    package static func unblock(_ signals: [Int32]) {
         var set = signalSet(signals)
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
@@ -46,12 +46,12 @@ public enum Signals {
     /// that arrive while none is open are kept for the next one.
     /// - Returns: the signals in the order they arrived; the sequence ends when its consumer
     ///   stops waiting.
-    public static func receive() -> AsyncStream<Int32> {
+    package static func receive() -> AsyncStream<Int32> {
         SignalHub.shared.subscribe()
     }
 
     /// The conventional name of a signal ("SIGTERM").
-    public static func name(_ number: Int32) -> String {
+    package static func name(_ number: Int32) -> String {
         switch number {
         case SIGINT: return "SIGINT"
         case SIGTERM: return "SIGTERM"

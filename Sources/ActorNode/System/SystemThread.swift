@@ -3,9 +3,9 @@ import Glibc
 
 /// A thread of our own, outside Swift's cooperative pool, for work that blocks: the event
 /// loop's epoll_wait, waitpid, reading a terminal.
-public enum SystemThread {
+package enum SystemThread {
     /// Starts `body` on a new detached thread named `name` (at most 15 characters are kept).
-    public static func detach(name: String, _ body: @escaping @Sendable () -> Void) {
+    package static func detach(name: String, _ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(ThreadBody(name: name, body: body))
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { argument in

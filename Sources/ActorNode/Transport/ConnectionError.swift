@@ -1,7 +1,7 @@
 import Wire
 
 /// Why a connection stopped delivering frames or accepting writes.
-public enum ConnectionError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ConnectionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The byte stream could not be cut into frames.
     case frame(FrameError)
     /// A read or write failed (e.g. the peer reset the connection).
@@ -9,7 +9,7 @@ public enum ConnectionError: Error, Equatable, Sendable, CustomStringConvertible
     /// The connection was closed on this side.
     case closed
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .frame(error): return error.description
         case let .system(error): return error.description

@@ -4,7 +4,7 @@ import Synchronization
 
 /// Something that owns a file descriptor watched by the ``EventLoop``. Called on the loop's
 /// thread only, one event at a time.
-public protocol EventHandler: AnyObject, Sendable {
+package protocol EventHandler: AnyObject, Sendable {
     /// `events` is the epoll event mask that fired; `scratch` is the loop thread's read buffer,
     /// valid only during the call.
     func handleEvents(_ events: UInt32, scratch: UnsafeMutableRawBufferPointer)
@@ -23,9 +23,9 @@ public protocol EventHandler: AnyObject, Sendable {
 /// One turn of the loop: wait for events (or run at once when jobs wait), handle every ready
 /// descriptor, run the due timers and the queued jobs, then the end-of-turn hooks
 /// (``onEndOfTurn(_:)``), where a core writes its journal once and then its answers.
-public final class EventLoop: SerialExecutor, Sendable {
+package final class EventLoop: SerialExecutor, Sendable {
     /// The process's loop, started on first use.
-    public static let shared = EventLoop()
+    package static let shared = EventLoop()
 
     private let epollFD: Int32
     private let wakeFD: Int32
@@ -51,7 +51,7 @@ public final class EventLoop: SerialExecutor, Sendable {
     /// server that wants its connections on a thread apart. It runs for the life of the process.
     /// It traps when the system refuses it the two descriptors it needs; ``make()`` says so
     /// instead.
-    public convenience init() {
+    package convenience init() {
         let descriptors: (epoll: Int32, wake: Int32)
         do {
             descriptors = try Self.openDescriptors()
@@ -63,7 +63,7 @@ public final class EventLoop: SerialExecutor, Sendable {
 
     /// A loop of its own, as ``init()`` makes, or the reason the system refused it (out of
     /// descriptors, say): for a server, which says so and exits rather than crash.
-    public static func make() throws(SystemError) -> EventLoop {
+    package static func make() throws(SystemError) -> EventLoop {
         EventLoop(descriptors: try openDescriptors())
     }
 
@@ -97,7 +97,7 @@ public final class EventLoop: SerialExecutor, Sendable {
 
     /// Starts watching `fd` for `events` on behalf of `handler`; returns the token to modify or
     /// remove the registration with.
-    public func register(_ fd: Int32, events: UInt32, handler: any EventHandler) throws(SystemError) -> UInt64 {
+    package func register(_ fd: Int32, events: UInt32, handler: any EventHandler) throws(SystemError) -> UInt64 {
         let token = nextToken.wrappingAdd(1, ordering: .relaxed).oldValue
         handlers.withLock { $0[token] = handler }
         var event = epoll_event()
@@ -112,7 +112,7 @@ public final class EventLoop: SerialExecutor, Sendable {
     }
 
     /// Changes the events watched for a registered descriptor.
-    public func modify(_ fd: Int32, token: UInt64, events: UInt32) {
+    package func modify(_ fd: Int32, token: UInt64, events: UInt32) {
         var event = epoll_event()
         event.events = events
         event.data.u64 = token
@@ -120,14 +120,14 @@ public final class EventLoop: SerialExecutor, Sendable {
     }
 
     /// Stops watching `fd`. Call before closing it.
-    public func deregister(_ fd: Int32, token: UInt64) {
+    package func deregister(_ fd: Int32, token: UInt64) {
         var event = epoll_event()
         _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, &event)
         handlers.withLock { _ = $0.removeValue(forKey: token) }
     }
 
     /// A timer set with ``schedule(after:_:)``, to cancel it with.
-    public struct Timer: Sendable, Hashable {
+    package struct Timer: Sendable, Hashable {
         fileprivate let id: UInt64
     }
 
@@ -137,7 +137,7 @@ public final class EventLoop: SerialExecutor, Sendable {
     ///   - body: what to run; keep it short, it runs on the loop's thread.
     /// - Returns: the timer, for ``cancel(_:)``.
     @discardableResult
-    public func schedule(after delay: Duration, _ body: @escaping @Sendable () -> Void) -> Timer {
+    package func schedule(after delay: Duration, _ body: @escaping @Sendable () -> Void) -> Timer {
         let id = nextToken.wrappingAdd(1, ordering: .relaxed).oldValue
         let deadline = ContinuousClock.now + delay
         let isEarliest = timers.withLock { heap in
@@ -152,17 +152,17 @@ public final class EventLoop: SerialExecutor, Sendable {
     /// Cancels a timer: its closure is released now. Returns whether it had not run yet.
     /// - Parameter timer: what ``schedule(after:_:)`` returned.
     @discardableResult
-    public func cancel(_ timer: Timer) -> Bool {
+    package func cancel(_ timer: Timer) -> Bool {
         timers.withLock { $0.remove(id: timer.id) } != nil
     }
 
     /// Timers waiting to run.
-    public var scheduledCount: Int { timers.withLock { $0.count } }
+    package var scheduledCount: Int { timers.withLock { $0.count } }
 
     /// Waits for `duration` without blocking a thread; a cancelled task stops waiting at once and
     /// its timer is freed at once (unlike `Task.sleep`, whose timer lives to its deadline).
     /// - Parameter duration: how long.
-    public func sleep(for duration: Duration) async {
+    package func sleep(for duration: Duration) async {
         let waiter = SleepWaiter()
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -182,7 +182,7 @@ public final class EventLoop: SerialExecutor, Sendable {
 
     // MARK: Executor
 
-    public func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let first = work.withLock { work in
             work.append(.job(job))
@@ -192,16 +192,16 @@ public final class EventLoop: SerialExecutor, Sendable {
         if first, !isInLoopThread { wake() }
     }
 
-    public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+    package func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }
 
-    public func checkIsolated() {
+    package func checkIsolated() {
         precondition(isInLoopThread, "expected to run on the event loop's thread")
     }
 
     /// Whether the caller runs on this loop's thread.
-    public var isInLoopThread: Bool {
+    package var isInLoopThread: Bool {
         let loop = thread.load(ordering: .acquiring)
         return loop != 0 && pthread_equal(pthread_self(), pthread_t(loop)) != 0
     }
@@ -211,7 +211,7 @@ public final class EventLoop: SerialExecutor, Sendable {
     /// - Parameter hook: what to run; keep it short when there is nothing to do.
     /// - Returns: an id, to remove the hook with ``removeEndOfTurnHook(_:)``.
     @discardableResult
-    public func onEndOfTurn(_ hook: @escaping @Sendable () -> Void) -> UInt64 {
+    package func onEndOfTurn(_ hook: @escaping @Sendable () -> Void) -> UInt64 {
         let id = nextToken.wrappingAdd(1, ordering: .relaxed).oldValue
         turnHooks.withLock { $0.append((id, hook)) }
         wake()
@@ -220,13 +220,13 @@ public final class EventLoop: SerialExecutor, Sendable {
 
     /// Stops running a hook at the end of each turn.
     /// - Parameter id: what ``onEndOfTurn(_:)`` returned.
-    public func removeEndOfTurnHook(_ id: UInt64) {
+    package func removeEndOfTurnHook(_ id: UInt64) {
         turnHooks.withLock { $0.removeAll { $0.id == id } }
     }
 
     /// Runs `body` on the loop's thread, in its next turn (which it starts, if the loop waits).
     /// - Parameter body: what to run; keep it short.
-    public func execute(_ body: @escaping @Sendable () -> Void) {
+    package func execute(_ body: @escaping @Sendable () -> Void) {
         let first = work.withLock { work in
             work.append(.closure(body))
             return work.count == 1
@@ -277,7 +277,7 @@ public final class EventLoop: SerialExecutor, Sendable {
     /// `--fsync always`). Call it on the loop's thread only.
     /// - Returns: how many descriptors were ready.
     @discardableResult
-    public func handleReadyNow() -> Int {
+    package func handleReadyNow() -> Int {
         precondition(isInLoopThread, "handleReadyNow() is for the loop's own thread")
         let capacity = 64
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)

@@ -3,9 +3,9 @@ import Glibc
 /// Connects to a server's Unix socket as a careful client does: the socket's directory must be
 /// private to this user, a full backlog is waited out, and the process that serves the socket
 /// must be this user or root (`SO_PEERCRED`), else the connection is closed before a byte is sent.
-public enum ServerConnector {
+package enum ServerConnector {
     /// Why no trusted connection was made.
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// Nothing is at the path: no socket file.
         case noSocket(String)
         /// A socket file is there but nobody accepts (refused, permission denied, ...).
@@ -17,7 +17,7 @@ public enum ServerConnector {
         /// The path does not fit in a socket address.
         case badPath(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .noSocket(reason), let .unreachable(reason), let .timedOut(reason), let .untrusted(reason), let .badPath(reason):
                 return reason
@@ -32,7 +32,7 @@ public enum ServerConnector {
     ///   - limits: the limits of the new connection.
     ///   - loop: the event loop the connection is watched by.
     /// - Returns: the connection, reading already.
-    public static func connect(
+    package static func connect(
         to path: String, timeout: Duration, limits: SocketConnection.Limits = .init(), loop: EventLoop = .shared
     ) async throws(Failure) -> SocketConnection {
         try verifyDirectory(of: path)
@@ -52,7 +52,7 @@ public enum ServerConnector {
     ///   - path: the socket.
     ///   - timeout: how long to wait out a full backlog.
     /// - Returns: the connected socket, non-blocking and close-on-exec; the caller owns it.
-    public static func connectBlocking(to path: String, timeout: Duration) throws(Failure) -> Int32 {
+    package static func connectBlocking(to path: String, timeout: Duration) throws(Failure) -> Int32 {
         try verifyDirectory(of: path)
         let deadline = ContinuousClock.now + timeout
         while true {

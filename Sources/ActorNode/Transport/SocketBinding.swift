@@ -4,15 +4,15 @@ import Glibc
 /// socket file, so that on the way out the owner removes its own file and never a successor's.
 /// A standalone core claims its socket this way; so does cama-launch, which then passes the
 /// listening socket to each core it starts.
-public struct SocketBinding: Sendable {
-    public let path: String
-    public let fd: Int32
-    public let lock: SocketLock
+package struct SocketBinding: Sendable {
+    package let path: String
+    package let fd: Int32
+    package let lock: SocketLock
     private let device: UInt64
     private let inode: UInt64
 
     /// Why a socket could not be claimed.
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// The path does not fit in a socket address (a usage error).
         case badPath(String)
         /// The socket's directory is not private to this user.
@@ -28,7 +28,7 @@ public struct SocketBinding: Sendable {
         /// Binding or listening failed.
         case cannotBind(path: String, reason: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .badPath(reason), let .unsafeDirectory(reason):
                 return reason
@@ -51,7 +51,7 @@ public struct SocketBinding: Sendable {
     /// - Parameters:
     ///   - path: the socket's path.
     ///   - log: where to say that a stale socket was removed.
-    public static func claim(_ path: String, log: (String) -> Void) throws(Failure) -> SocketBinding {
+    package static func claim(_ path: String, log: (String) -> Void) throws(Failure) -> SocketBinding {
         do {
             _ = try UnixSocket.address(path)
         } catch {
@@ -96,7 +96,7 @@ public struct SocketBinding: Sendable {
 
     /// Removes the socket file if it is still ours, then releases the lock. The descriptor is
     /// left to whoever uses it (a listener closes it).
-    public func release() {
+    package func release() {
         var info = stat()
         if lstat(path, &info) == 0, UInt64(info.st_dev) == device, UInt64(info.st_ino) == inode {
             unlink(path)

@@ -10,25 +10,25 @@ import Wire
 /// fast peer cannot fill our memory; it resumes as the reader catches up. Writes are queued and
 /// flushed as the socket accepts them; ``write(_:)`` waits while more than the high-water mark
 /// is queued. Nothing here blocks a thread of Swift's cooperative pool.
-public final class SocketConnection: EventHandler, Sendable {
+package final class SocketConnection: EventHandler, Sendable {
     /// How much a connection may hold in memory.
-    public struct Limits: Sendable {
+    package struct Limits: Sendable {
         /// The largest frame payload accepted from the peer.
-        public var maximumPayloadLength = Frame.defaultMaximumPayloadLength
+        package var maximumPayloadLength = Frame.defaultMaximumPayloadLength
         /// Stop reading from the socket while this many frames wait unread.
-        public var inboundFrameHighWater = 256
+        package var inboundFrameHighWater = 256
         /// ``write(_:)`` waits while more than this many bytes wait to be sent (a frame is always
         /// queued whole, however large)...
-        public var outboundHighWater = 64 << 10
+        package var outboundHighWater = 64 << 10
         /// ...until the queue drains below this. Kept small so that a reader that falls behind
         /// is noticed early, and its renditions coalesce into snapshots instead of piling up.
-        public var outboundLowWater = 16 << 10
+        package var outboundLowWater = 16 << 10
 
-        public init() {}
+        package init() {}
     }
 
-    public let fd: Int32
-    public let limits: Limits
+    package let fd: Int32
+    package let limits: Limits
     private let loop: EventLoop
     private let state: Mutex<State>
 
@@ -62,7 +62,7 @@ public final class SocketConnection: EventHandler, Sendable {
     ///   - fd: the socket.
     ///   - limits: how much it may hold.
     ///   - loop: the event loop that watches it.
-    public init(fd: Int32, limits: Limits = Limits(), loop: EventLoop = .shared) {
+    package init(fd: Int32, limits: Limits = Limits(), loop: EventLoop = .shared) {
         self.fd = fd
         self.limits = limits
         self.loop = loop
@@ -83,7 +83,7 @@ public final class SocketConnection: EventHandler, Sendable {
     /// The next frame's payload; nil when the peer closed the stream cleanly between frames.
     /// Throws when the stream ended inside a frame, a frame was too large, or reading failed.
     /// One reader at a time.
-    public func readFrame() async throws(ConnectionError) -> [UInt8]? {
+    package func readFrame() async throws(ConnectionError) -> [UInt8]? {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<[UInt8]?, ConnectionError>, Never>) in
                 var resumptions = Resumptions()
@@ -129,7 +129,7 @@ public final class SocketConnection: EventHandler, Sendable {
 
     /// Queues `bytes` (one or more whole frames) for sending. Returns once they are queued and
     /// the queue is below the high-water mark; throws if the connection can no longer write.
-    public func write(_ bytes: [UInt8]) async throws(ConnectionError) {
+    package func write(_ bytes: [UInt8]) async throws(ConnectionError) {
         var resumptions = Resumptions()
         let mustWait: Result<Bool, ConnectionError> = state.withLock { state in
             if state.closed { return .failure(.closed) }
@@ -156,7 +156,7 @@ public final class SocketConnection: EventHandler, Sendable {
     }
 
     /// Waits until everything queued has been sent (or can never be), for at most `timeout`.
-    public func drain(timeout: Duration) async {
+    package func drain(timeout: Duration) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -182,7 +182,7 @@ public final class SocketConnection: EventHandler, Sendable {
     }
 
     /// Tells the peer nothing more will be written (a half close); reading goes on.
-    public func shutdownWriting() {
+    package func shutdownWriting() {
         state.withLock { state in
             guard !state.closed else { return }
             _ = Glibc.shutdown(fd, Int32(SHUT_WR))
@@ -190,7 +190,7 @@ public final class SocketConnection: EventHandler, Sendable {
     }
 
     /// Closes the socket now. Pending reads end, pending writes fail. Idempotent.
-    public func close() {
+    package func close() {
         var resumptions = Resumptions()
         state.withLock { state in
             guard !state.closed else { return }
@@ -216,13 +216,13 @@ public final class SocketConnection: EventHandler, Sendable {
     }
 
     /// The process at the other end, if the kernel knows it.
-    public var peer: (pid: pid_t, uid: uid_t)? {
+    package var peer: (pid: pid_t, uid: uid_t)? {
         UnixSocket.peerCredentials(fd)
     }
 
     // MARK: Event loop side
 
-    public func handleEvents(_ events: UInt32, scratch: UnsafeMutableRawBufferPointer) {
+    package func handleEvents(_ events: UInt32, scratch: UnsafeMutableRawBufferPointer) {
         var resumptions = Resumptions()
         state.withLock { state in
             guard !state.closed else { return }

@@ -4,22 +4,22 @@ import Glibc
 /// that process's pid written in it. It tells a live owner from a stale socket file left by a
 /// dead one, and keeps two processes from fighting over one path. The same kind of lock keeps
 /// two cores out of one state directory.
-public final class SocketLock: Sendable {
-    public let path: String
+package final class SocketLock: Sendable {
+    package let path: String
     private let fd: Int32
 
     /// The lock file for a socket path.
-    public static func lockPath(for socketPath: String) -> String {
+    package static func lockPath(for socketPath: String) -> String {
         socketPath + ".lock"
     }
 
     /// Why the lock was not taken.
-    public enum Failure: Error, CustomStringConvertible {
+    package enum Failure: Error, CustomStringConvertible {
         /// Another live process holds it.
         case held(path: String, pid: pid_t?)
         case system(SystemError)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .held(path, pid?): return "\(path) is held by process \(pid)"
             case let .held(path, nil): return "\(path) is held by another process"
@@ -34,12 +34,12 @@ public final class SocketLock: Sendable {
     }
 
     /// Takes the lock for `socketPath` without waiting, and writes this process's pid in it.
-    public static func acquire(for socketPath: String) throws(Failure) -> SocketLock {
+    package static func acquire(for socketPath: String) throws(Failure) -> SocketLock {
         try acquire(path: lockPath(for: socketPath))
     }
 
     /// Takes the lock file at `path` (any path, e.g. a state directory's) without waiting.
-    public static func acquire(path: String) throws(Failure) -> SocketLock {
+    package static func acquire(path: String) throws(Failure) -> SocketLock {
         while true {
             let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
             guard fd >= 0 else { throw .system(SystemError("open \(path)")) }
@@ -66,12 +66,12 @@ public final class SocketLock: Sendable {
     }
 
     /// The pid written in the lock of `socketPath` while the lock is held; nil when nobody holds it.
-    public static func holder(of socketPath: String) -> pid_t? {
+    package static func holder(of socketPath: String) -> pid_t? {
         holder(path: lockPath(for: socketPath))
     }
 
     /// The pid written in the lock file at `path` while it is held; nil when nobody holds it.
-    public static func holder(path: String) -> pid_t? {
+    package static func holder(path: String) -> pid_t? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -87,7 +87,7 @@ public final class SocketLock: Sendable {
     }
 
     /// Removes the lock file and releases the lock.
-    public func release() {
+    package func release() {
         unlink(path)
         close(fd)
     }

@@ -3,15 +3,15 @@ import Glibc
 /// Making sure a socket's directory is safe: private to this user, both for the core that
 /// creates the socket there and for the clients that connect to it. (Which path an app uses is
 /// the app's business: see `AppNaming`.)
-public enum SocketPath {
+package enum SocketPath {
     /// Why a socket directory was refused.
-    public struct UnsafeDirectory: Error, CustomStringConvertible {
-        public var description: String
+    package struct UnsafeDirectory: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Creates the socket's directory with mode 0700 if it is missing (and any missing parents),
     /// then refuses it unless it is a directory owned by this user that no one else can enter.
-    public static func prepareDirectory(for socketPath: String) throws(UnsafeDirectory) {
+    package static func prepareDirectory(for socketPath: String) throws(UnsafeDirectory) {
         do {
             try Directories.preparePrivate(
                 PathName.directory(of: socketPath), role: "the socket directory", forbidden: 0o077,
@@ -26,7 +26,7 @@ public enum SocketPath {
     /// whoever controls the directory decides who answers at the path. A missing directory is
     /// not refused: there is no socket to talk to then, and connecting says so.
     /// - Parameter socketPath: the socket the client is about to connect to.
-    public static func verifyDirectory(of socketPath: String) throws(UnsafeDirectory) {
+    package static func verifyDirectory(of socketPath: String) throws(UnsafeDirectory) {
         let directory = PathName.directory(of: socketPath)
         var info = stat()
         guard stat(directory, &info) == 0 else { return }

@@ -1,5 +1,5 @@
 /// The outcome of waiting for a message with a deadline.
-public enum TimedReceive<Element: Sendable>: Sendable {
+package enum TimedReceive<Element: Sendable>: Sendable {
     case message(Element)
     /// The source ended before anything arrived.
     case ended
@@ -8,7 +8,7 @@ public enum TimedReceive<Element: Sendable>: Sendable {
 
 extension Receiving {
     /// Waits for the next message for at most `timeout`.
-    public func receive(timeout: Duration) async -> TimedReceive<Element> {
+    package func receive(timeout: Duration) async -> TimedReceive<Element> {
         await withTaskGroup(of: TimedReceive<Element>.self) { group in
             group.addTask {
                 if let message = await self.receive() { return .message(message) }

@@ -3,21 +3,21 @@ import Glibc
 
 /// Creating, binding and connecting Unix domain stream sockets, with every path checked
 /// against the size of `sun_path` instead of being silently truncated.
-public enum UnixSocket {
+package enum UnixSocket {
     /// The longest path that fits in `sun_path` with its terminating NUL.
-    public static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+    package static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
     /// Why a socket path cannot be used.
-    public struct PathTooLong: Error, CustomStringConvertible {
-        public var path: String
+    package struct PathTooLong: Error, CustomStringConvertible {
+        package var path: String
 
-        public var description: String {
+        package var description: String {
             "the socket path \(path) is \(path.utf8.count) bytes, longer than the \(UnixSocket.maximumPathLength) that fit in a Unix socket address; choose a shorter path"
         }
     }
 
     /// Builds the address for `path`.
-    public static func address(_ path: String) throws(PathTooLong) -> sockaddr_un {
+    package static func address(_ path: String) throws(PathTooLong) -> sockaddr_un {
         let bytes = Array(path.utf8)
         guard bytes.count <= maximumPathLength, !bytes.isEmpty else { throw PathTooLong(path: path) }
         var address = sockaddr_un()
@@ -30,14 +30,14 @@ public enum UnixSocket {
     }
 
     /// A new non-blocking, close-on-exec stream socket.
-    public static func makeSocket() throws(SystemError) -> Int32 {
+    package static func makeSocket() throws(SystemError) -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SystemError("socket") }
         return fd
     }
 
     /// Binds a listening socket at `path` (which must not exist) with mode 0600.
-    public static func listen(at path: String, backlog: Int32 = 128) throws -> Int32 {
+    package static func listen(at path: String, backlog: Int32 = 128) throws -> Int32 {
         var address = try address(path)
         let fd = try makeSocket()
         // The socket file is created by bind with the umask applied; narrow the umask so that the
@@ -64,7 +64,7 @@ public enum UnixSocket {
     }
 
     /// The result of one non-blocking connection attempt.
-    public enum ConnectAttempt {
+    package enum ConnectAttempt {
         case connected(Int32)
         /// The listener's backlog is full: try again shortly.
         case busy
@@ -72,7 +72,7 @@ public enum UnixSocket {
     }
 
     /// Tries once to connect to `path` without blocking.
-    public static func connect(to path: String) throws(PathTooLong) -> ConnectAttempt {
+    package static func connect(to path: String) throws(PathTooLong) -> ConnectAttempt {
         var address = try address(path)
         let fd: Int32
         do {
@@ -93,14 +93,14 @@ public enum UnixSocket {
     }
 
     /// Whether a process is accepting connections on `path` right now.
-    public static func isServing(_ path: String) -> Bool {
+    package static func isServing(_ path: String) -> Bool {
         guard case let .connected(fd)? = try? connect(to: path) else { return false }
         close(fd)
         return true
     }
 
     /// The credentials of the process at the other end of `fd`.
-    public static func peerCredentials(_ fd: Int32) -> (pid: pid_t, uid: uid_t)? {
+    package static func peerCredentials(_ fd: Int32) -> (pid: pid_t, uid: uid_t)? {
         var pid: pid_t = 0
         var uid: uid_t = 0
         var gid: gid_t = 0

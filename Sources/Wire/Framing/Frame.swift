@@ -1,20 +1,20 @@
 /// Length-prefixed framing, the only thing both ends must agree on before JSON:
 /// a 4-byte big-endian unsigned length N, then N bytes of payload.
-public enum Frame {
+package enum Frame {
     /// Bytes in the length prefix.
-    public static let headerLength = 4
+    package static let headerLength = 4
 
     /// The largest payload accepted unless configured otherwise: 16 MiB.
-    public static let defaultMaximumPayloadLength = 16 * 1024 * 1024
+    package static let defaultMaximumPayloadLength = 16 * 1024 * 1024
 
     /// The largest payload the 4-byte prefix can describe.
-    public static let absoluteMaximumPayloadLength = Int(UInt32.max)
+    package static let absoluteMaximumPayloadLength = Int(UInt32.max)
 
     /// Returns `payload` with its length prefix, ready to write.
     ///
     /// Throws ``FrameError/payloadTooLarge(length:limit:)`` rather than writing a frame the
     /// peer would refuse.
-    public static func encode(
+    package static func encode(
         _ payload: some Collection<UInt8>,
         maximumPayloadLength: Int = defaultMaximumPayloadLength
     ) throws(FrameError) -> [UInt8] {
@@ -39,7 +39,7 @@ public enum Frame {
     /// and without copying its payload (the writers of acks, welcomes and snapshots; several
     /// frames in one buffer, for one write).
     /// - Parameter bytes: where the frame goes.
-    public static func beginFrame(in bytes: inout [UInt8]) -> Int {
+    package static func beginFrame(in bytes: inout [UInt8]) -> Int {
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: headerLength))
         return start
@@ -53,7 +53,7 @@ public enum Frame {
     ///   - start: what ``beginFrame(in:)`` returned.
     /// - Precondition: the payload is at most ``absoluteMaximumPayloadLength`` bytes (a caller
     ///   that cannot know it uses ``encode(_:maximumPayloadLength:)``, which throws instead).
-    public static func endFrame(in bytes: inout [UInt8], startingAt start: Int) {
+    package static func endFrame(in bytes: inout [UInt8], startingAt start: Int) {
         let payloadLength = bytes.count - start - headerLength
         precondition(payloadLength >= 0 && payloadLength <= absoluteMaximumPayloadLength, "a frame's payload of \(payloadLength) bytes")
         let length = UInt32(truncatingIfNeeded: payloadLength)

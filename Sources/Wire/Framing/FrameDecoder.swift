@@ -4,12 +4,12 @@
 /// The announced length is checked against ``maximumPayloadLength`` as soon as the 4 prefix
 /// bytes are in, before anything is reserved for the payload; the decoder only ever holds bytes
 /// that were actually received. After an error the decoder stays failed.
-public struct FrameDecoder: Sendable {
+package struct FrameDecoder: Sendable {
     /// The largest payload accepted.
-    public let maximumPayloadLength: Int
+    package let maximumPayloadLength: Int
     /// The largest payload accepted for the first frame (a client's hello, which is small), if
     /// it has a limit of its own.
-    public let maximumFirstPayloadLength: Int?
+    package let maximumFirstPayloadLength: Int?
     private var framesTaken = 0
 
     private var buffer: [UInt8] = []
@@ -20,32 +20,32 @@ public struct FrameDecoder: Sendable {
     ///   - maximumPayloadLength: the largest payload accepted (at most
     ///     ``Frame/absoluteMaximumPayloadLength``).
     ///   - maximumFirstPayloadLength: a smaller limit for the first frame only, or nil.
-    public init(maximumPayloadLength: Int = Frame.defaultMaximumPayloadLength, maximumFirstPayloadLength: Int? = nil) {
+    package init(maximumPayloadLength: Int = Frame.defaultMaximumPayloadLength, maximumFirstPayloadLength: Int? = nil) {
         let limit = min(maximumPayloadLength, Frame.absoluteMaximumPayloadLength)
         self.maximumPayloadLength = limit
         self.maximumFirstPayloadLength = maximumFirstPayloadLength.map { min($0, limit) }
     }
 
     /// Bytes received but not yet returned as part of a frame.
-    public var bufferedByteCount: Int { buffer.count - readIndex }
+    package var bufferedByteCount: Int { buffer.count - readIndex }
 
     /// Whether the stream has stopped inside a frame (so far).
-    public var hasPartialFrame: Bool { bufferedByteCount > 0 }
+    package var hasPartialFrame: Bool { bufferedByteCount > 0 }
 
     /// Adds received bytes. Call ``nextFrame()`` until it returns nil to take the frames out.
-    public mutating func append(_ bytes: some Sequence<UInt8>) {
+    package mutating func append(_ bytes: some Sequence<UInt8>) {
         compactIfWorthwhile()
         buffer.append(contentsOf: bytes)
     }
 
     /// Adds received bytes from raw memory (the read path of a socket).
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         compactIfWorthwhile()
         buffer.append(contentsOf: bytes)
     }
 
     /// The next complete payload, or nil when more bytes are needed.
-    public mutating func nextFrame() throws(FrameError) -> [UInt8]? {
+    package mutating func nextFrame() throws(FrameError) -> [UInt8]? {
         if let failure { throw failure }
         guard bufferedByteCount >= Frame.headerLength else { return nil }
         let length = announcedLength()
@@ -71,7 +71,7 @@ public struct FrameDecoder: Sendable {
 
     /// Call when the stream has ended: throws ``FrameError/truncated(received:expected:)`` if
     /// the stream stopped inside a frame.
-    public func finish() throws(FrameError) {
+    package func finish() throws(FrameError) {
         if let failure { throw failure }
         let buffered = bufferedByteCount
         guard buffered > 0 else { return }

@@ -1,5 +1,5 @@
 /// Why a byte stream could not be cut into frames.
-public enum FrameError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum FrameError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A length prefix announced more than the limit. Detected from the 4 prefix bytes alone,
     /// before any buffer for the payload exists.
     case payloadTooLarge(length: Int, limit: Int)
@@ -7,7 +7,7 @@ public enum FrameError: Error, Equatable, Sendable, CustomStringConvertible {
     /// would total `expected` bytes (`expected` is nil when even the prefix was incomplete).
     case truncated(received: Int, expected: Int?)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .payloadTooLarge(length, limit):
             return "a frame announced \(length) bytes, more than the limit of \(limit)"

@@ -9,12 +9,12 @@
 /// parser's rules, keys must be printable ASCII without escapes (the parser compares keys after
 /// Unicode normalization, bytes do not). Anything else is simply not canonical, and the caller
 /// takes the general way, which also says what is wrong.
-public enum CanonicalJSON {
+package enum CanonicalJSON {
     /// Whether `bytes` is exactly one JSON value in canonical form.
     /// - Parameters:
     ///   - bytes: the text.
     ///   - maximumDepth: how many arrays and objects may enclose one another, as for ``JSONParser``.
-    public static func isCanonical(_ bytes: some Collection<UInt8>, maximumDepth: Int = JSONParser.defaultMaximumDepth) -> Bool {
+    package static func isCanonical(_ bytes: some Collection<UInt8>, maximumDepth: Int = JSONParser.defaultMaximumDepth) -> Bool {
         withBuffer(bytes) { buffer in
             var scanner = CanonicalScanner(bytes: buffer, maximumDepth: maximumDepth)
             return scanner.value(depth: 0) && scanner.position == buffer.count
@@ -30,7 +30,7 @@ public enum CanonicalJSON {
     ///   - object: the object's text.
     /// - Returns: the new text, or nil when `object` is not a canonical object (or `key` not a
     ///   plain key).
-    public static func setting(_ key: String, to value: some Collection<UInt8>, in object: some Collection<UInt8>) -> [UInt8]? {
+    package static func setting(_ key: String, to value: some Collection<UInt8>, in object: some Collection<UInt8>) -> [UInt8]? {
         let keyBytes = Array(key.utf8)
         guard keyBytes.allSatisfy(CanonicalScanner.isPlainKeyByte) else { return nil }
         return withBuffer(object) { buffer -> [UInt8]? in

@@ -1,13 +1,13 @@
 extension DecodingError {
     /// One readable line for an error frame or a reject:
     /// `at action.add: missing "text"` rather than the compiler's context dump.
-    public var conciseDescription: String {
+    package var conciseDescription: String {
         conciseDescription(droppingPathPrefix: 0)
     }
 
     /// Like ``conciseDescription``, with the first `depth` coding-path elements left out, for
     /// errors reported relative to a part of the message (an action inside its envelope).
-    public func conciseDescription(droppingPathPrefix depth: Int) -> String {
+    package func conciseDescription(droppingPathPrefix depth: Int) -> String {
         func located(_ path: [any CodingKey], _ message: String) -> String {
             Self.located(Array(path.dropFirst(depth)), message)
         }
@@ -67,7 +67,7 @@ extension DecodingError {
 ///   - error: the error thrown by a decode.
 ///   - depth: how many leading coding-path elements to leave out, for errors reported
 ///     relative to a part of the message.
-public func describeDecodingFailure(_ error: any Error, droppingPathPrefix depth: Int = 0) -> String {
+package func describeDecodingFailure(_ error: any Error, droppingPathPrefix depth: Int = 0) -> String {
     switch error {
     case let syntax as JSONSyntaxError:
         return syntax.description

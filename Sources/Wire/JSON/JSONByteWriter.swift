@@ -278,14 +278,14 @@ struct NonFiniteNumberError: Error {
 
 /// Writes a ``JSONValue`` as JSON text, exactly as ``WireJSON/encode(_:)`` writes everything:
 /// compact, object keys sorted by their UTF-8 bytes, `/` and non-ASCII characters unescaped.
-public enum JSONSerializer {
+package enum JSONSerializer {
     /// The JSON text of `value`.
     ///
     /// - Parameters:
     ///   - value: the value to write.
     /// - Throws: `EncodingError.invalidValue` for a NaN or an infinity, which JSON cannot hold;
     ///   the coding path leads to it.
-    public static func serialize(_ value: JSONValue) throws -> [UInt8] {
+    package static func serialize(_ value: JSONValue) throws -> [UInt8] {
         var writer = JSONByteWriter()
         do {
             try writer.write(value)
@@ -305,7 +305,7 @@ extension JSONSerializer {
     ///   - key: the member to set (it replaces a member of that key).
     ///   - value: its value.
     /// - Throws: `EncodingError.invalidValue` for a NaN or an infinity.
-    public static func serialize(_ members: [String: JSONValue], setting key: String, to value: JSONValue) throws -> [UInt8] {
+    package static func serialize(_ members: [String: JSONValue], setting key: String, to value: JSONValue) throws -> [UInt8] {
         var writer = JSONByteWriter()
         do {
             try writer.writeObject(members, extra: (key, value))
@@ -318,10 +318,10 @@ extension JSONSerializer {
 
 /// Pieces of JSON text, written as ``WireJSON`` writes them, for code that assembles a
 /// document from parts it already has as text (the core's journal records).
-public enum JSONFragment {
+package enum JSONFragment {
     /// A string in quotes, with JSON's escapes.
     /// - Parameter string: the string.
-    public static func string(_ string: String) -> [UInt8] {
+    package static func string(_ string: String) -> [UInt8] {
         var writer = JSONByteWriter()
         writer.writeString(string)
         return writer.bytes
@@ -329,7 +329,7 @@ public enum JSONFragment {
 
     /// A finite double as its shortest text.
     /// - Parameter value: the number; it must be finite.
-    public static func double(_ value: Double) -> [UInt8] {
+    package static func double(_ value: Double) -> [UInt8] {
         var writer = JSONByteWriter()
         writer.writeDouble(value)
         return writer.bytes
@@ -339,7 +339,7 @@ public enum JSONFragment {
     /// - Parameters:
     ///   - value: the number (finite).
     ///   - bytes: where it goes.
-    public static func append(_ value: Double, to bytes: inout [UInt8]) {
+    package static func append(_ value: Double, to bytes: inout [UInt8]) {
         var writer = JSONByteWriter()
         swap(&writer.bytes, &bytes)
         writer.writeDouble(value)
@@ -350,7 +350,7 @@ public enum JSONFragment {
     /// - Parameters:
     ///   - value: the number.
     ///   - bytes: where it goes.
-    public static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+    package static func append(_ value: UInt64, to bytes: inout [UInt8]) {
         JSONByteWriter.appendDecimal(value, to: &bytes)
     }
 }

@@ -18,17 +18,17 @@
 /// written by the encoder reads back as one.
 ///
 /// Every error is a ``JSONSyntaxError`` with the byte offset and a one-line explanation.
-public struct JSONParser: Sendable {
+package struct JSONParser: Sendable {
     /// The nesting limit unless told otherwise: far more than any message needs, far less than
     /// what would make trouble.
-    public static let defaultMaximumDepth = 512
+    package static let defaultMaximumDepth = 512
 
     /// How many arrays and objects may enclose one another; one more is an error.
-    public var maximumDepth: Int
+    package var maximumDepth: Int
 
     /// - Parameters:
     ///   - maximumDepth: how many arrays and objects may enclose one another (0: none at all).
-    public init(maximumDepth: Int = JSONParser.defaultMaximumDepth) {
+    package init(maximumDepth: Int = JSONParser.defaultMaximumDepth) {
         self.maximumDepth = maximumDepth
     }
 
@@ -37,7 +37,7 @@ public struct JSONParser: Sendable {
     /// - Parameters:
     ///   - bytes: the UTF-8 text. Contiguous storage (`[UInt8]`, `ArraySlice`, `Data`) is read in
     ///     place; any other collection is copied first.
-    public func parse(_ bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+    package func parse(_ bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
         let parsedInPlace = bytes.withContiguousStorageIfAvailable { buffer in
             Result { () throws(JSONSyntaxError) -> JSONValue in try parse(buffer) }
         }
@@ -54,7 +54,7 @@ public struct JSONParser: Sendable {
     ///
     /// - Parameters:
     ///   - bytes: the UTF-8 text; only read during the call.
-    public func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONValue {
+    package func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONValue {
         try parse(bytes.assumingMemoryBound(to: UInt8.self))
     }
 

@@ -5,21 +5,21 @@
 /// one readable line meant for an error frame or a log, e.g.
 /// `unexpected ']' at byte 5; expected a value` or
 /// `the text is not valid UTF-8 (byte 0xff at offset 17)`.
-public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Where the problem is, in bytes from the start of the text (the first byte is 0). For a
     /// text that ends too soon, its length.
-    public var offset: Int
+    package var offset: Int
     /// The whole explanation, offset included, as one line.
-    public var message: String
+    package var message: String
 
     /// - Parameters:
     ///   - offset: the byte offset of the problem, counting from 0.
     ///   - message: the explanation, as one line that already names the offset where useful.
-    public init(offset: Int, message: String) {
+    package init(offset: Int, message: String) {
         self.offset = offset
         self.message = message
     }
 
     /// The message, as is: one line.
-    public var description: String { message }
+    package var description: String { message }
 }

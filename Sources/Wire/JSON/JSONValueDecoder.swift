@@ -15,16 +15,16 @@
 ///
 /// `Date` reads as Foundation's default writes it (its own conformance: a number of seconds
 /// since 2001-01-01), so records written by Foundation's `JSONEncoder` still decode.
-public struct JSONValueDecoder: Sendable {
+package struct JSONValueDecoder: Sendable {
     /// A decoder; it has no options (the wire reads JSON one way).
-    public init() {}
+    package init() {}
 
     /// Decodes a value of `type` from `value`.
     ///
     /// - Parameters:
     ///   - type: the type to decode.
     ///   - value: the JSON to read it from.
-    public func decode<T: Decodable>(_ type: T.Type = T.self, from value: JSONValue) throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type = T.self, from value: JSONValue) throws -> T {
         try T(from: JSONValueReader(value: value, parent: nil, step: nil))
     }
 }

@@ -11,9 +11,9 @@
 /// - NaN and infinities, which JSON cannot write;
 /// - unsigned integers above `Int64.max`: the parser reads integers beyond the signed 64-bit
 ///   range as doubles, which would round them, so such a number could not come back as written.
-public struct JSONValueEncoder: Sendable {
+package struct JSONValueEncoder: Sendable {
     /// An encoder; it has no options (the wire writes JSON one way).
-    public init() {}
+    package init() {}
 
     /// The JSON value of `value`: the same value that parsing its JSON text would give
     /// (for instance, a whole `Double` such as `3.0` is ``JSONValue/integer(_:)``, as its
@@ -21,7 +21,7 @@ public struct JSONValueEncoder: Sendable {
     ///
     /// - Parameters:
     ///   - value: the value to encode.
-    public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+    package func encode<T: Encodable>(_ value: T) throws -> JSONValue {
         try ArenaEncoder.encode(value).jsonValue(of: EncodingArena.root)
     }
 
@@ -30,7 +30,7 @@ public struct JSONValueEncoder: Sendable {
     ///
     /// - Parameters:
     ///   - value: the value to encode.
-    public func encodeToBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
+    package func encodeToBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
         let arena = try ArenaEncoder.encode(value)
         var writer = EncodingArenaWriter(entries: arena.entries)
         do {

@@ -47,8 +47,8 @@ extension Patchable {
 }
 
 /// Why a typed value could not follow a patch; the shell decodes the whole state instead.
-public struct PatchableFailure: Error, CustomStringConvertible {
-    public let description: String
+package struct PatchableFailure: Error, CustomStringConvertible {
+    package let description: String
 
     init(_ description: String) {
         self.description = description
@@ -145,7 +145,7 @@ extension JSONPatch {
     /// the document as the whole patch left it: no `move`, `copy` or `test`, at most one
     /// operation that adds or removes, and no operation before it under the same parent (whose
     /// indices it shifts). Any other patch makes the shell decode the whole state again.
-    public var isFollowableInPlace: Bool {
+    package var isFollowableInPlace: Bool {
         var structural: JSONPointer?
         for (position, operation) in enumerated() {
             switch operation.op {

@@ -1,19 +1,19 @@
 /// A coding key made of any string: for objects whose keys are data (a message's or an
 /// action's name) rather than fixed field names.
-public struct AnyCodingKey: CodingKey, Hashable, Sendable {
-    public var stringValue: String
-    public var intValue: Int?
+package struct AnyCodingKey: CodingKey, Hashable, Sendable {
+    package var stringValue: String
+    package var intValue: Int?
 
-    public init(_ string: String) {
+    package init(_ string: String) {
         stringValue = string
         intValue = nil
     }
 
-    public init?(stringValue: String) {
+    package init?(stringValue: String) {
         self.init(stringValue)
     }
 
-    public init?(intValue: Int) {
+    package init?(intValue: Int) {
         stringValue = String(intValue)
         self.intValue = intValue
     }

@@ -1,15 +1,15 @@
 /// An action sent by a client, numbered so that its answer (ack or reject) can be matched to it.
-public struct ActionRequest<Action: Codable & Sendable>: Codable, Sendable {
+package struct ActionRequest<Action: Codable & Sendable>: Codable, Sendable {
     /// The sender's client id, as in its hello.
-    public var client: String
+    package var client: String
     /// Per client, starting at 1 and growing by one per action; at most ``maximumSeq``.
-    public var seq: UInt64
+    package var seq: UInt64
 
     /// The largest sequence number accepted: JSON numbers are read as 64-bit signed integers.
-    public static var maximumSeq: UInt64 { UInt64(Int64.max) }
-    public var action: Action
+    package static var maximumSeq: UInt64 { UInt64(Int64.max) }
+    package var action: Action
 
-    public init(client: String, seq: UInt64, action: Action) {
+    package init(client: String, seq: UInt64, action: Action) {
         self.client = client
         self.seq = seq
         self.action = action
@@ -19,7 +19,7 @@ public struct ActionRequest<Action: Codable & Sendable>: Codable, Sendable {
         case client, seq, action
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         client = try container.decode(String.self, forKey: .client)
         let seqRule = "seq must be a whole number from 1 to \(Self.maximumSeq)"
@@ -55,18 +55,18 @@ public struct ActionRequest<Action: Codable & Sendable>: Codable, Sendable {
 extension ActionRequest: Equatable where Action: Equatable {}
 
 /// Thrown while decoding an `action` message whose envelope is valid but whose action is not.
-public struct InvalidActionError: Error, Equatable, Sendable {
-    public var seq: UInt64
-    public var reason: String
+package struct InvalidActionError: Error, Equatable, Sendable {
+    package var seq: UInt64
+    package var reason: String
 }
 
 /// The core's answer to an applied action.
-public struct Ack: Codable, Sendable, Equatable {
-    public var seq: UInt64
+package struct Ack: Codable, Sendable, Equatable {
+    package var seq: UInt64
     /// The revision this action produced.
-    public var revision: UInt64
+    package var revision: UInt64
 
-    public init(seq: UInt64, revision: UInt64) {
+    package init(seq: UInt64, revision: UInt64) {
         self.seq = seq
         self.revision = revision
     }

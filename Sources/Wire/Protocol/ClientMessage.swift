@@ -1,12 +1,12 @@
 /// A frame from a client to the core: `{"hello":{...}}`, `{"action":{...}}` or `{"bye":{...}}`.
-public enum ClientMessage<Action: Codable & Sendable>: Codable, Sendable {
+package enum ClientMessage<Action: Codable & Sendable>: Codable, Sendable {
     case hello(Hello)
     case action(ActionRequest<Action>)
     case bye(Bye)
 
     static var names: [String] { ClientMessageNames.all }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let tag = try SingleKeyCoding.decodeTag(from: decoder, kind: "message", names: Self.names)
         switch tag.name {
         case "hello": self = .hello(try tag.payload.decode(Hello.self, kind: "hello"))
@@ -15,7 +15,7 @@ public enum ClientMessage<Action: Codable & Sendable>: Codable, Sendable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         switch self {
         case let .hello(hello): try SingleKeyCoding.encode("hello", hello, to: encoder)
         case let .action(request): try SingleKeyCoding.encode("action", request, to: encoder)

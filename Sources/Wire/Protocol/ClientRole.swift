@@ -1,15 +1,15 @@
 /// What a client attaches for. Shells and watchers receive every rendition; scripts send
 /// actions and read acks, and are spared the renditions.
-public enum ClientRole: String, Codable, Sendable, CaseIterable {
+package enum ClientRole: String, Codable, Sendable, CaseIterable {
     case shell
     case watcher
     case script
 
     /// Whether the core streams renditions to this client.
-    public var receivesRenditions: Bool { self != .script }
+    package var receivesRenditions: Bool { self != .script }
 
     /// Decodes a role, naming the ones there are when it is none of them.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let name = try container.decode(String.self)
         guard let role = ClientRole(rawValue: name) else {

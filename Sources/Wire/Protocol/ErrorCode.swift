@@ -1,5 +1,5 @@
 /// The codes of `error` frames. An error is always followed by the sender closing the connection.
-public enum ErrorCode: String, Codable, Sendable {
+package enum ErrorCode: String, Codable, Sendable {
     /// The client speaks another protocol version; the message names both.
     case versionMismatch = "version_mismatch"
     /// A frame's payload is not a valid message (bad JSON, unknown type, missing field).
@@ -29,14 +29,14 @@ public enum ErrorCode: String, Codable, Sendable {
 }
 
 /// The payload of an `error` frame.
-public struct ErrorMessage: Codable, Sendable, Equatable, Error, CustomStringConvertible {
+package struct ErrorMessage: Codable, Sendable, Equatable, Error, CustomStringConvertible {
     /// An ``ErrorCode`` raw value; unknown codes are kept as they came.
-    public var code: String
-    public var message: String
+    package var code: String
+    package var message: String
     /// The protocol version the sender speaks, included with `version_mismatch`.
-    public var protocolVersion: Int?
+    package var protocolVersion: Int?
 
-    public init(_ code: ErrorCode, _ message: String, protocolVersion: Int? = nil) {
+    package init(_ code: ErrorCode, _ message: String, protocolVersion: Int? = nil) {
         self.code = code.rawValue
         self.message = message
         self.protocolVersion = protocolVersion
@@ -47,5 +47,5 @@ public struct ErrorMessage: Codable, Sendable, Equatable, Error, CustomStringCon
         case protocolVersion = "protocol"
     }
 
-    public var description: String { "\(code): \(message)" }
+    package var description: String { "\(code): \(message)" }
 }

@@ -1,14 +1,14 @@
 /// The client's first frame: who it is and which protocol it speaks.
-public struct Hello: Codable, Sendable, Equatable {
+package struct Hello: Codable, Sendable, Equatable {
     /// The protocol version the client speaks (``ProtocolVersion/current``).
-    public var protocolVersion: Int
-    public var role: ClientRole
+    package var protocolVersion: Int
+    package var role: ClientRole
     /// Chosen by the client, stable for the life of the client process (a UUID is fine).
-    public var client: String
+    package var client: String
     /// For people reading logs and status: the program and command, e.g. "shell-client attach".
-    public var name: String
+    package var name: String
 
-    public init(protocolVersion: Int = ProtocolVersion.current, role: ClientRole, client: String, name: String) {
+    package init(protocolVersion: Int = ProtocolVersion.current, role: ClientRole, client: String, name: String) {
         self.protocolVersion = protocolVersion
         self.role = role
         self.client = client
@@ -16,9 +16,9 @@ public struct Hello: Codable, Sendable, Equatable {
     }
 
     /// The longest client id accepted, in bytes of UTF-8 (the core remembers ids in its ledger).
-    public static let maximumClientBytes = 128
+    package static let maximumClientBytes = 128
     /// The longest name accepted, in bytes of UTF-8.
-    public static let maximumNameBytes = 256
+    package static let maximumNameBytes = 256
 
     enum CodingKeys: String, CodingKey {
         case protocolVersion = "protocol"
@@ -27,7 +27,7 @@ public struct Hello: Codable, Sendable, Equatable {
 
     /// Decodes a hello, refusing an empty or oversized client id and an oversized name (their
     /// sizes are checked before anything scans them).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         protocolVersion = try container.decode(Int.self, forKey: .protocolVersion)
         role = try container.decode(ClientRole.self, forKey: .role)
@@ -47,19 +47,19 @@ public struct Hello: Codable, Sendable, Equatable {
 }
 
 /// The core's answer to a good hello: who it is, and the whole state at a revision.
-public struct Welcome<State: Codable & Sendable>: Codable, Sendable {
-    public var protocolVersion: Int
+package struct Welcome<State: Codable & Sendable>: Codable, Sendable {
+    package var protocolVersion: Int
     /// Identifies this run of the core; it changes when the core restarts.
-    public var core: String
+    package var core: String
     /// The core's process id, for status and supervision.
-    public var pid: Int32
+    package var pid: Int32
     /// How many clients receiving renditions (shells and watchers) are attached, counting this
     /// one if it is a shell or a watcher.
-    public var shells: Int
-    public var revision: UInt64
-    public var snapshot: State
+    package var shells: Int
+    package var revision: UInt64
+    package var snapshot: State
 
-    public init(protocolVersion: Int = ProtocolVersion.current, core: String, pid: Int32, shells: Int, revision: UInt64, snapshot: State) {
+    package init(protocolVersion: Int = ProtocolVersion.current, core: String, pid: Int32, shells: Int, revision: UInt64, snapshot: State) {
         self.protocolVersion = protocolVersion
         self.core = core
         self.pid = pid
@@ -77,10 +77,10 @@ public struct Welcome<State: Codable & Sendable>: Codable, Sendable {
 extension Welcome: Equatable where State: Equatable {}
 
 /// Ends a session politely, from either side.
-public struct Bye: Codable, Sendable, Equatable {
-    public var reason: String?
+package struct Bye: Codable, Sendable, Equatable {
+    package var reason: String?
 
-    public init(reason: String? = nil) {
+    package init(reason: String? = nil) {
         self.reason = reason
     }
 }

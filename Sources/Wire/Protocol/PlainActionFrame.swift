@@ -7,17 +7,17 @@
 /// bytes parse: anything it is not sure of (an escape or a non-ASCII byte in the client id, a
 /// seq that is not a plain whole number from 1 to 2^63-1, another member, a repeated one) is
 /// nil, and the caller reads the frame the general way, which also says what is wrong.
-public struct PlainActionFrame: Sendable, Equatable {
+package struct PlainActionFrame: Sendable, Equatable {
     /// The action's sequence number.
-    public var seq: UInt64
+    package var seq: UInt64
     /// Where the action's JSON is in the frame.
-    public var action: Range<Int>
+    package var action: Range<Int>
 
     /// Finds the envelope in `bytes`, a frame's payload.
     /// - Parameter bytes: the payload.
     /// - Returns: the seq and where the action is, or nil if this is not an action in its plain
     ///   form.
-    public static func scan(_ bytes: [UInt8]) -> PlainActionFrame? {
+    package static func scan(_ bytes: [UInt8]) -> PlainActionFrame? {
         bytes.withUnsafeBufferPointer { buffer in
             var scanner = FrameScanner(bytes: buffer)
             return scanner.plainAction()

@@ -13,13 +13,13 @@ public struct Rejection: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// An action that could not be decoded (unknown name, missing field, wrong type).
-    public static func invalidAction(_ reason: String) -> Rejection {
+    package static func invalidAction(_ reason: String) -> Rejection {
         Rejection(code: "invalid_action", message: reason)
     }
 
     /// An action that crashed the core once (a trap in the app's reducer, say): it was not
     /// applied then, and is refused from then on rather than crash the core again.
-    public static let crashedCore = Rejection(code: "crashed_core", message: "this action crashed the core and was not applied")
+    package static let crashedCore = Rejection(code: "crashed_core", message: "this action crashed the core and was not applied")
 
     public var description: String { message }
 }

@@ -1,17 +1,17 @@
 /// What the core tells every attached shell after a change: the state at `revision`, either whole
 /// or as a JSON Patch from the state at `revision - 1`.
-public struct Rendition<State: Codable & Sendable>: Codable, Sendable {
-    public enum Content: Sendable {
+package struct Rendition<State: Codable & Sendable>: Codable, Sendable {
+    package enum Content: Sendable {
         /// The whole state.
         case snapshot(State)
         /// An RFC 6902 patch that takes the JSON of the state at `revision - 1` to `revision`.
         case patch(JSONPatch)
     }
 
-    public var revision: UInt64
-    public var content: Content
+    package var revision: UInt64
+    package var content: Content
 
-    public init(revision: UInt64, content: Content) {
+    package init(revision: UInt64, content: Content) {
         self.revision = revision
         self.content = content
     }
@@ -20,7 +20,7 @@ public struct Rendition<State: Codable & Sendable>: Codable, Sendable {
         case revision, snapshot, patch
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         revision = try container.decode(UInt64.self, forKey: .revision)
         if let patch = try container.decodeIfPresent(JSONPatch.self, forKey: .patch) {
@@ -34,7 +34,7 @@ public struct Rendition<State: Codable & Sendable>: Codable, Sendable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(revision, forKey: .revision)
         switch content {

@@ -10,13 +10,13 @@
 /// where given, each member once, the pointers valid: a rendition the general reader reads the
 /// same way. Anything else is nil, and the caller reads the frame the general way, which also
 /// says what is wrong.
-public typealias RenditionFrame = Rendition<JSONValue>
+package typealias RenditionFrame = Rendition<JSONValue>
 
 extension Rendition where State == JSONValue {
     /// The rendition in `payload`, a frame from the core, or nil if it is not one in the form
     /// above.
     /// - Parameter payload: the frame's payload.
-    public static func read(_ payload: [UInt8]) -> RenditionFrame? {
+    package static func read(_ payload: [UInt8]) -> RenditionFrame? {
         guard payload.starts(with: prefix) else { return nil }
         return payload.withUnsafeBufferPointer { buffer in
             var scanner = FrameScanner(bytes: buffer)
@@ -34,7 +34,7 @@ extension Rendition where State == JSONValue {
     /// - Parameters:
     ///   - revision: the state's revision.
     ///   - snapshot: the state's JSON text, as ``WireJSON`` writes it.
-    public static func snapshotFrame(revision: UInt64, snapshot: [UInt8]) -> [UInt8] {
+    package static func snapshotFrame(revision: UInt64, snapshot: [UInt8]) -> [UInt8] {
         var frame: [UInt8] = []
         frame.reserveCapacity(snapshot.count + 52)
         let start = Frame.beginFrame(in: &frame)

@@ -4,10 +4,10 @@
 /// costs more than the rest of a one-shot command. The action itself is the app's, and is
 /// encoded as usual. The ack's writer, the core's (an ack is the frame it writes most), is
 /// here too, beside its reader.
-public enum ScriptFrames {
+package enum ScriptFrames {
     /// `{"hello":{"client":…,"name":…,"protocol":N,"role":…}}`, framed.
     /// - Parameter hello: the hello.
-    public static func hello(_ hello: Hello) -> [UInt8] {
+    package static func hello(_ hello: Hello) -> [UInt8] {
         var frame: [UInt8] = []
         let start = Frame.beginFrame(in: &frame)
         frame += #"{"hello":{"client":"#.utf8
@@ -30,7 +30,7 @@ public enum ScriptFrames {
     ///   - seq: the action's sequence number.
     /// - Throws: ``FrameError/payloadTooLarge(length:limit:)`` for an action past what a frame
     ///   can carry.
-    public static func action(_ action: [UInt8], client: String, seq: UInt64) throws(FrameError) -> [UInt8] {
+    package static func action(_ action: [UInt8], client: String, seq: UInt64) throws(FrameError) -> [UInt8] {
         var payload = Array(#"{"action":{"action":"#.utf8)
         payload.reserveCapacity(action.count + client.utf8.count + 48)
         payload += action
@@ -43,7 +43,7 @@ public enum ScriptFrames {
     }
 
     /// `{"bye":{}}`, framed.
-    public static var bye: [UInt8] {
+    package static var bye: [UInt8] {
         var frame: [UInt8] = []
         let start = Frame.beginFrame(in: &frame)
         frame += #"{"bye":{}}"#.utf8
@@ -61,7 +61,7 @@ public enum ScriptFrames {
     /// - Parameters:
     ///   - seq: the acknowledged action's sequence number.
     ///   - revision: the revision it made (or made before, for a resend).
-    public static func ackFrame(seq: UInt64, revision: UInt64) -> [UInt8] {
+    package static func ackFrame(seq: UInt64, revision: UInt64) -> [UInt8] {
         var frame: [UInt8] = []
         frame.reserveCapacity(64)
         let start = Frame.beginFrame(in: &frame)
@@ -79,7 +79,7 @@ public enum ScriptFrames {
     /// `{"ack":{"revision":R,"seq":S}}` (plain whole numbers, no whitespace); nil for anything
     /// else, which the general reader reads.
     /// - Parameter payload: a frame's payload.
-    public static func ack(_ payload: [UInt8]) -> Ack? {
+    package static func ack(_ payload: [UInt8]) -> Ack? {
         let head = ackStart
         let middle = ackSeqKey
         guard payload.count > head.count, payload.starts(with: head) else { return nil }

@@ -1,6 +1,6 @@
 /// A frame from the core to a client: `welcome`, `ack`, `reject`, `rendition`, `notice`,
 /// `presence`, `error` or `bye`.
-public enum ServerMessage<State: Codable & Sendable>: Codable, Sendable {
+package enum ServerMessage<State: Codable & Sendable>: Codable, Sendable {
     case welcome(Welcome<State>)
     case ack(Ack)
     case reject(Reject)
@@ -14,7 +14,7 @@ public enum ServerMessage<State: Codable & Sendable>: Codable, Sendable {
 
     /// Throws ``UnknownMessageType`` for a well-formed message of a type not listed here, so that
     /// clients can skip what a newer core sends.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         if let key = SingleKeyCoding.singleKey(in: decoder), !Self.names.contains(key) {
             throw UnknownMessageType(name: key)
         }
@@ -34,7 +34,7 @@ public enum ServerMessage<State: Codable & Sendable>: Codable, Sendable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         switch self {
         case let .welcome(welcome): try SingleKeyCoding.encode("welcome", welcome, to: encoder)
         case let .ack(ack): try SingleKeyCoding.encode("ack", ack, to: encoder)
@@ -50,7 +50,7 @@ public enum ServerMessage<State: Codable & Sendable>: Codable, Sendable {
 
 extension ServerMessage {
     /// The message's type as the wire names it: `welcome`, `ack`, and so on.
-    public var name: String {
+    package var name: String {
         switch self {
         case .welcome: "welcome"
         case .ack: "ack"
@@ -72,7 +72,7 @@ extension ServerMessage {
     /// ``Rendition/snapshotFrame(revision:snapshot:)``). A message that cannot be written (a
     /// value holding a NaN, a payload past what a frame can carry) becomes the frame of an
     /// `internal_error` that says so, so that the client hears that something went wrong.
-    public func frame() -> [UInt8] {
+    package func frame() -> [UInt8] {
         do {
             return try Frame.encode(WireJSON.encode(self), maximumPayloadLength: Frame.absoluteMaximumPayloadLength)
         } catch {

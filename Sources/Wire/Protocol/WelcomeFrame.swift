@@ -9,25 +9,25 @@
 /// reader (``WireJSON`` decoding a ``ServerMessage``) reads such a frame the same way. Anything
 /// else is nil, and the caller reads the frame the general way, which also says what is wrong.
 /// The state's own text is not checked at all.
-public struct WelcomeFrame: Sendable, Equatable {
+package struct WelcomeFrame: Sendable, Equatable {
     /// The core's protocol version.
-    public var protocolVersion: Int
+    package var protocolVersion: Int
     /// The id of this run of the core.
-    public var core: String
+    package var core: String
     /// The core's process id.
-    public var pid: Int32
+    package var pid: Int32
     /// The shells and watchers attached.
-    public var shells: Int
+    package var shells: Int
     /// The revision of the state.
-    public var revision: UInt64
+    package var revision: UInt64
     /// Where the state's JSON text is in the frame.
-    public var snapshot: Range<Int>
+    package var snapshot: Range<Int>
 
     /// Splits `payload`, a frame from the core, if it is a `welcome` in its plain form:
     /// `{"welcome":{…,"snapshot":STATE,…}}`, its members in any order.
     /// - Parameter payload: the frame's payload.
     /// - Returns: the envelope and where the state is, or nil.
-    public static func split(_ payload: [UInt8]) -> WelcomeFrame? {
+    package static func split(_ payload: [UInt8]) -> WelcomeFrame? {
         payload.withUnsafeBufferPointer { buffer in
             var scanner = FrameScanner(bytes: buffer)
             return scanner.welcome()
@@ -48,7 +48,7 @@ extension WelcomeFrame {
     ///   - shells: the shells and watchers attached.
     ///   - revision: the state's revision.
     ///   - snapshot: the state's JSON text, as ``WireJSON`` writes it.
-    public static func frame(
+    package static func frame(
         protocolVersion: Int = ProtocolVersion.current, core: String, pid: Int32, shells: Int, revision: UInt64, snapshot: [UInt8]
     ) -> [UInt8] {
         var frame: [UInt8] = []
