@@ -167,7 +167,7 @@ row() { rows+=("$1|$2|$3|$4"); }
 want() { [ -z "$only" ] || [[ "$only" == *",$1,"* ]]; }
 # cpu_ticks PID: the nanoseconds of CPU the process has used (its main thread's and every
 # other thread's: /proc/PID/task/*/schedstat, whose first field is the time run).
-cpu_ticks() { cat /proc/"$1"/task/*/schedstat 2> /dev/null | awk '{ s += $1 } END { printf "%d\n", s }'; }
+cpu_ticks() { cat /proc/"$1"/task/*/schedstat 2> /dev/null | awk '{ s += $1 } END { printf "%.0f\n", s }'; }
 # per_change NANOSECONDS COUNT: microseconds of CPU per one of COUNT.
 per_change() { awk -v t="$1" -v n="$2" 'BEGIN { if (n == 0) print "-"; else printf "%.1f\n", t / 1000 / n }'; }
 
@@ -397,6 +397,7 @@ if want 7; then
         settle "$attach_pid" "$watch_pid"
         a1="$(cpu_ticks "$attach_pid")"; w1="$(cpu_ticks "$watch_pid")"
         lines1="$(wc -l < "$work/shells-watch.out")"; bytes1="$(wc -c < "$work/shells-watch.out")"
+        printf 'shell round of %s: attach %s..%s ns, watch %s..%s ns, %s lines\n' "$1" "$a0" "$a1" "$w0" "$w1" "$((lines1 - lines0))" >> "$work/shells.log"
         attach_us="$(per_change $((a1 - a0)) "$1")"
         watch_us="$(per_change $((w1 - w0)) "$1")"
         printed=$((lines1 - lines0))

@@ -31,6 +31,14 @@ public enum CoreHost<App: CoreApp> {
             Signals.unblock(Signals.stop)
             return ProgramMain.run(program: App.program, receiving: []) { () throws(CommandFailure) in try await runOnce(options) }
         }
+        // Before anything starts a thread or opens a file: a core that runs out of descriptors
+        // while it starts is ended by the runtime (see ``DescriptorLimit``), not told why, and
+        // once Swift's concurrency runs, libdispatch's pool monitor may already have trapped
+        // on a busy machine while this line is written.
+        guard DescriptorLimit.current >= DescriptorLimit.minimumForCore else {
+            let failure = CommandFailure(.rejected, "cannot serve with a limit of \(DescriptorLimit.current) open files; a core needs at least \(DescriptorLimit.minimumForCore): raise the limit ('ulimit -n')")
+            return ProgramMain.report(failure, program: App.program)
+        }
         MemoryTuning.returnLargeBuffersPromptly()
         return ProgramMain.run(program: App.program, receiving: Signals.stop) { () throws(CommandFailure) in try await serve(options) }
     }
@@ -76,11 +84,6 @@ public enum CoreHost<App: CoreApp> {
     /// Serves until a stop signal, or until the launcher that supervises this core is gone.
     static func serve(_ options: HostOptions) async throws(CommandFailure) -> Int32 {
         let program = App.program
-        // Before anything is opened: a core that ran out of descriptors while it starts would
-        // be ended by the runtime (see ``DescriptorLimit``), not say why.
-        guard DescriptorLimit.current >= DescriptorLimit.minimumForCore else {
-            throw CommandFailure(.rejected, "cannot serve with a limit of \(DescriptorLimit.current) open files; a core needs at least \(DescriptorLimit.minimumForCore): raise the limit ('ulimit -n')")
-        }
         let log: @Sendable (String) -> Void = { LogLine.write(program, $0) }
         let environmentVariables = ProcessEnvironment.current
         let stateDirectory = App.naming.stateDirectory(option: options.stateDirectory, environment: environmentVariables)
