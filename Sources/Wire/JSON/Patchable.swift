@@ -98,21 +98,7 @@ extension Array: Patchable where Element: Patchable {
     /// The element concerned changes, is inserted or is removed; anything else decodes the
     /// list again.
     public mutating func patch(at path: ArraySlice<String>, operation: JSONPatchOperation.Kind, document: JSONValue?) throws {
-        guard case let .array(elements)? = document else {
-            self = try Self.decoded(from: document)
-            return
-        }
-        switch ListChange(path: path, operation: operation, count: count) {
-        case let .element(index, rest) where index < elements.count:
-            try self[index].patch(at: rest, operation: rest.isEmpty ? .replace : operation, document: elements[index])
-        case let .insert(index) where index < elements.count:
-            insert(try Element.decoded(from: elements[index]), at: index)
-        case let .remove(index):
-            remove(at: index)
-        default:
-            self = try Self.decoded(from: document)
-        }
-        guard count == elements.count else { throw PatchableFailure("the list has \(count) elements where the JSON has \(elements.count)") }
+        try patchList(&self, at: path, operation: operation, document: document)
     }
 }
 
@@ -120,24 +106,31 @@ extension ChunkedArray: Patchable where Element: Patchable {
     /// The element concerned changes, is inserted or is removed, touching one chunk; anything
     /// else decodes the list again.
     public mutating func patch(at path: ArraySlice<String>, operation: JSONPatchOperation.Kind, document: JSONValue?) throws {
-        guard case let .array(elements)? = document else {
-            self = try Self.decoded(from: document)
-            return
-        }
-        switch ListChange(path: path, operation: operation, count: count) {
-        case let .element(index, rest) where index < elements.count:
-            var element = self[index]
-            try element.patch(at: rest, operation: rest.isEmpty ? .replace : operation, document: elements[index])
-            replaceSubrange(index ..< index + 1, with: CollectionOfOne(element))
-        case let .insert(index) where index < elements.count:
-            replaceSubrange(index ..< index, with: CollectionOfOne(try Element.decoded(from: elements[index])))
-        case let .remove(index):
-            replaceSubrange(index ..< index + 1, with: EmptyCollection())
-        default:
-            self = try Self.decoded(from: document)
-        }
-        guard count == elements.count else { throw PatchableFailure("the list has \(count) elements where the JSON has \(elements.count)") }
+        try patchList(&self, at: path, operation: operation, document: document)
     }
+}
+
+/// A list follows a change: the element concerned changes, is inserted or is removed (each a
+/// one-element `replaceSubrange`, so a ``ChunkedArray`` touches one chunk); anything else
+/// decodes the list again. Its length must then be the JSON's.
+private func patchList<List: RangeReplaceableCollection & MutableCollection & Patchable>(
+    _ list: inout List, at path: ArraySlice<String>, operation: JSONPatchOperation.Kind, document: JSONValue?
+) throws where List.Index == Int, List.Element: Patchable {
+    guard case let .array(elements)? = document else {
+        list = try List.decoded(from: document)
+        return
+    }
+    switch ListChange(path: path, operation: operation, count: list.count) {
+    case let .element(index, rest) where index < elements.count:
+        try list[index].patch(at: rest, operation: rest.isEmpty ? .replace : operation, document: elements[index])
+    case let .insert(index) where index < elements.count:
+        list.replaceSubrange(index ..< index, with: CollectionOfOne(try List.Element.decoded(from: elements[index])))
+    case let .remove(index):
+        list.replaceSubrange(index ..< index + 1, with: EmptyCollection())
+    default:
+        list = try List.decoded(from: document)
+    }
+    guard list.count == elements.count else { throw PatchableFailure("the list has \(list.count) elements where the JSON has \(elements.count)") }
 }
 
 extension JSONPatch {
