@@ -70,7 +70,9 @@ enum ShellScreen {
 
     static func title(_ state: AppState, columns: Int) -> String {
         let items = state.todo.items
-        let done = items.filter(\.done).count
+        // Counted in place: no copy of the list per frame.
+        var done = 0
+        for item in items where item.done { done += 1 }
         let summary = items.isEmpty ? "no items" : "\(items.count) item\(items.count == 1 ? "" : "s"), \(done) done"
         return DisplayWidth.truncate(" CAMA to-do · \(summary)", to: columns)
     }

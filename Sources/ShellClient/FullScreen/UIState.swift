@@ -59,6 +59,8 @@ struct UIState: Equatable, Sendable {
     /// Keeps the selection on the same item after the list changed; when that item is gone,
     /// on the one now at its place (the first one, to begin with).
     mutating func follow<Items: RandomAccessCollection<TodoItem>>(_ items: Items) where Items.Index == Int {
+        // Where it was, usually (a change elsewhere in the list): no search of the list.
+        if let id = selectedID, selectedIndex < items.count, items[selectedIndex].id == id { return }
         if let id = selectedID, let index = items.firstIndex(where: { $0.id == id }) {
             selectedIndex = index
             return
