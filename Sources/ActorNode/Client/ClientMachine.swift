@@ -525,7 +525,17 @@ package struct ClientMachine {
         error.code == ErrorCode.versionMismatch.rawValue ? .versionMismatch(error) : .protocolError(error)
     }
 
-    private static func notAMessage(_ reason: String) -> ErrorMessage {
+    /// A frame from the core that is not a message.
+    /// - Parameter reason: what is wrong with it.
+    package static func notAMessage(_ reason: String) -> ErrorMessage {
         ErrorMessage(.badFrame, "the core sent a frame that is not a valid message: \(reason)")
+    }
+
+    /// A state (the mirror's, or a welcome's) that is not the app's state.
+    /// - Parameters:
+    ///   - revision: its revision.
+    ///   - error: the decoding failure.
+    package static func undecodableState(revision: UInt64, _ error: any Error) -> LinkError {
+        .protocolError(ErrorMessage(.badFrame, "the state at revision \(revision) does not decode: \(error)"))
     }
 }

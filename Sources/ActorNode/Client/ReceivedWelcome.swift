@@ -52,7 +52,7 @@ package struct ReceivedWelcome: Equatable, Sendable {
         } catch let error as LinkError {
             throw error
         } catch {
-            throw .protocolError(ErrorMessage(.badFrame, "the core sent a frame that is not a valid message: \(describeDecodingFailure(error))"))
+            throw .protocolError(ClientMachine.notAMessage(describeDecodingFailure(error)))
         }
     }
 }

@@ -122,7 +122,7 @@ package actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
         do {
             state = try currentState()
         } catch {
-            throw .protocolError(ErrorMessage(.badFrame, "the state at revision \(welcome.revision) does not decode: \(error)"))
+            throw ClientMachine.undecodableState(revision: welcome.revision, error)
         }
         return Welcome(protocolVersion: ProtocolVersion.current, core: "", pid: welcome.pid, shells: welcome.shells, revision: welcome.revision, snapshot: state)
     }
@@ -198,7 +198,7 @@ package actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
                     deliveredRevision = machine.revision
                     return .state(revision: machine.revision, state)
                 } catch {
-                    fail(.protocolError(ErrorMessage(.badFrame, "the state at revision \(machine.revision) does not decode: \(error)")))
+                    fail(ClientMachine.undecodableState(revision: machine.revision, error))
                 }
             }
             if let pending = pendingEvents.first {

@@ -287,7 +287,7 @@ final class FullScreenLoop<Interface: FullScreenInterface> {
             typed = state
             take(.state(revision: machine.revision, state))
         } catch {
-            ending = ending ?? .lost(.protocolError(ErrorMessage(.badFrame, "the state at revision \(machine.revision) does not decode: \(error)")))
+            ending = ending ?? .lost(ClientMachine.undecodableState(revision: machine.revision, error))
         }
     }
 

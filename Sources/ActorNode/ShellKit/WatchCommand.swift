@@ -148,7 +148,7 @@ struct WatchLoop<App: ShellApp> {
             do {
                 state = try (client.machine.document ?? .null).decode(as: App.State.self)
             } catch {
-                throw .failed(.protocolError(ErrorMessage(.badFrame, "the state at revision \(revision) does not decode: \(error)")))
+                throw .failed(ClientMachine.undecodableState(revision: revision, error))
             }
             let line = App.renderChange(from: previous, to: state, revision: revision)
             previous = state
