@@ -36,9 +36,13 @@ struct JournalTests {
             let recovered = try Recovery.load(files, state: Int.self, action: Probe.self)
             let (state, revision, ledger) = try recovered.replay(initial: 0, reducer: probeReducer, environment: ProbeEnvironment(time: TestTime()))
             let journal = try JournalWriter<Int>(files: files, policy: policy, nextRevision: revision + 1, snapshotThreshold: threshold) { _ in }
+            // Not about the handshake's deadline (see CoreEngineTests.makeCore): a link's hello
+            // waits for Swift's pool, which a full run keeps busy.
+            var limits = CoreEngine<Int, Probe, ProbeEnvironment>.Limits()
+            limits.handshakeTimeout = .seconds(120)
             core = CoreEngine(
                 state: state, revision: revision, ledger: ledger, journal: journal,
-                reducer: probeReducer, environment: ProbeEnvironment(time: TestTime()), loop: JournalTests.loop)
+                reducer: probeReducer, environment: ProbeEnvironment(time: TestTime()), limits: limits, loop: JournalTests.loop)
         }
 
         /// Applies an action of the core's own, journaled at the end of its turn.

@@ -1,5 +1,6 @@
 import Testing
 @testable import ActorNode
+import ActorNodeTesting
 import Wire
 
 /// `watch --json` keeps the text of the members a patch did not touch: its lines are still
@@ -7,7 +8,11 @@ import Wire
 @Suite("watch --json lines")
 struct StateLineWriterTests {
     @Test("after any patch, the line is the whole document written again")
-    func sameAsWritingItAll() throws {
+    func sameAsWritingItAll() async throws {
+        try await offThePool { try Self.run() }
+    }
+
+    private static func run() throws {
         var random = SystemRandomNumberGenerator()
         let keys = ["a", "b", "revision", "é", "Z", "todo"]
         func value(_ depth: Int) -> JSONValue {

@@ -1,5 +1,6 @@
 import Testing
 @testable import ActorNode
+import ActorNodeTesting
 @testable import TodoContract
 @testable import Wire
 
@@ -9,7 +10,11 @@ import Testing
 @Suite("Typed state follows patches")
 struct TypedPatchFollowTests {
     @Test("random changes of a list of 300 items: the typed state after each patch is the new state", arguments: [1, 2, 3])
-    func followsEveryChange(seed: UInt64) throws {
+    func followsEveryChange(seed: UInt64) async throws {
+        try await offThePool { try Self.run(seed: seed) }
+    }
+
+    private static func run(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)
         func pick(_ count: Int) -> Int { Int(random.next() % UInt64(max(count, 1))) }
         var state = AppState(todo: TodoState(items: (1 ... 300).map { TodoItem(id: $0, text: "item \($0)") }, nextId: 301))
