@@ -15,6 +15,9 @@ struct StateLineWriter {
     /// touched (nil for one that must be written again).
     private var elementText: [[String]: [[UInt8]?]] = [:]
 
+    /// The length of the last line, to reserve for the next.
+    private var lastLength = 0
+
     /// Arrays at least this long keep the text of their elements.
     static let keptArrayLength = 64
 
@@ -60,7 +63,10 @@ struct StateLineWriter {
             keys = Set(members.keys).union(["revision"]).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { ($0, JSONFragment.string($0)) }
             order = keys
         }
-        var line: [UInt8] = [UInt8(ascii: "{")]
+        var line: [UInt8] = []
+        // About as long as the last one: no growing, copying, as 5 MB are put together.
+        line.reserveCapacity(lastLength + lastLength / 8)
+        line.append(UInt8(ascii: "{"))
         for (index, (key, keyText)) in keys.enumerated() {
             if index > 0 { line.append(UInt8(ascii: ",")) }
             line += keyText
@@ -74,19 +80,24 @@ struct StateLineWriter {
                     forgetAll()
                     return StateJSON.bytes(document, revision: revision)
                 }
+                // A member holding a long array is put together again from its elements' text
+                // each time, straight into the line: keeping its whole text too would copy it
+                // twice. Any other member's text is kept.
+                let assembled = containsLongArray(value)
                 var text: [UInt8] = []
-                guard append(value, at: [key], to: &text) else {
+                guard assembled ? append(value, at: [key], to: &line) : append(value, at: [key], to: &text) else {
                     // Not what was expected (a NaN): the general writer decides.
                     forgetAll()
                     return StateJSON.bytes(document, revision: revision)
                 }
-                // A member holding a long array is put together again from its elements'
-                // text each time; keeping its whole text too would copy it twice.
-                if text.count <= 1 << 16 { memberText[key] = text }
-                line += text
+                if !assembled {
+                    memberText[key] = text
+                    line += text
+                }
             }
         }
         line += "}\n".utf8
+        lastLength = line.count
         return line
     }
 
