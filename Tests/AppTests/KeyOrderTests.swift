@@ -26,9 +26,6 @@ struct KeyOrderTests {
         let bytes = Array(typed.utf8)
         #expect(bytes.withUnsafeBytes { write(keys[1], $0.baseAddress, $0.count) } == bytes.count)
         let screen = BlockingWriter(fd: open("/dev/null", O_WRONLY | O_CLOEXEC), name: "test-screen")
-        var shell = FullScreenShell(socket: "in-process")
-        shell.takesTerminal = false
-        let interface = shell
         let socket = pair[1]
         let keysFD = keys[0]
         // The loop blocks in poll: on a thread of its own, as on the shell's main thread.
@@ -36,6 +33,8 @@ struct KeyOrderTests {
             await withCheckedContinuation { (continuation: CheckedContinuation<FullScreenOutcome?, Never>) in
                 SystemThread.detach(name: "test-loop") {
                     let machine = ClientMachine(hello: Hello(role: .shell, client: "keys", name: "keys"), timeout: .seconds(30), reconnection: nil, mirrors: true)
+                    var interface = FullScreenShell(socket: "in-process")
+                    interface.takesTerminal = false
                     let loop = FullScreenLoop(machine: machine, interface: interface, signals: [], keys: keysFD, terminal: screen) { () throws(LinkError) -> Int32 in socket }
                     continuation.resume(returning: try? loop.run())
                 }

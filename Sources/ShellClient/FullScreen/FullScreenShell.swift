@@ -30,6 +30,8 @@ struct FullScreenShell: FullScreenInterface {
     private var revision: UInt64 = 0
     private var decoder = KeyDecoder()
     private var renderer = ScreenRenderer()
+    /// The done items of each chunk of the list, for the title.
+    private var doneCounts = ChunkSums()
 
     /// - Parameter socket: the core's socket, for the status line.
     init(socket: String) {
@@ -92,7 +94,9 @@ struct FullScreenShell: FullScreenInterface {
 
     mutating func frame() -> [UInt8] {
         let size = TerminalMode.size()
-        let (frame, scroll, helpScroll) = ShellScreen.render(state, revision: revision, ui: ui, size: .init(rows: size.rows, columns: size.columns))
+        // Done items counted chunk by chunk, the chunks that did not change not gone through again.
+        let done = state.todo.items.sum({ $0.done ? 1 : 0 }, cache: &doneCounts)
+        let (frame, scroll, helpScroll) = ShellScreen.render(state, revision: revision, ui: ui, size: .init(rows: size.rows, columns: size.columns), doneCount: done)
         ui.scroll = scroll
         ui.helpScroll = helpScroll
         return Array(renderer.update(to: frame, columns: size.columns).utf8)

@@ -18,7 +18,7 @@ enum ShellScreen {
 
     /// The frame, the scroll position that keeps the selection visible, and the help's scroll
     /// position within its bounds (both to remember in the UI state).
-    static func render(_ state: AppState, revision: UInt64, ui: UIState, size: Size) -> (frame: ScreenFrame, scroll: Int, helpScroll: Int) {
+    static func render(_ state: AppState, revision: UInt64, ui: UIState, size: Size, doneCount: Int? = nil) -> (frame: ScreenFrame, scroll: Int, helpScroll: Int) {
         let rows = max(1, size.rows)
         let columns = max(1, size.columns)
         let showsTitle = rows >= 5
@@ -28,7 +28,7 @@ enum ShellScreen {
         var cursor: (row: Int, column: Int)?
 
         if showsTitle {
-            lines.append(ScreenLine(key: "title", text: title(state, columns: columns), style: .heading))
+            lines.append(ScreenLine(key: "title", text: title(state, columns: columns, doneCount: doneCount), style: .heading))
         }
         let items = state.todo.items
         let scroll = scrollPosition(selected: ui.selectedIndex, previous: ui.scroll, count: items.count, rows: listRows)
@@ -68,11 +68,11 @@ enum ShellScreen {
         return max(0, scroll)
     }
 
-    static func title(_ state: AppState, columns: Int) -> String {
+    /// The title line: how many items, how many done (`doneCount`, when the caller keeps it,
+    /// else counted here).
+    static func title(_ state: AppState, columns: Int, doneCount: Int? = nil) -> String {
         let items = state.todo.items
-        // Counted in place: no copy of the list per frame.
-        var done = 0
-        for item in items where item.done { done += 1 }
+        let done = doneCount ?? items.reduce(0) { $0 + ($1.done ? 1 : 0) }
         let summary = items.isEmpty ? "no items" : "\(items.count) item\(items.count == 1 ? "" : "s"), \(done) done"
         return DisplayWidth.truncate(" CAMA to-do · \(summary)", to: columns)
     }
