@@ -54,6 +54,8 @@ struct CleanStopTests {
         if let launcherPid { #expect(status.output.contains("launcher:  pid \(launcherPid), supervising for")) }
         #expect(status.output.contains("0 restarts"))
         if let core { #expect(status.output.contains("core:      pid \(core), up ")) }
+        // The run's id, as the welcome gave it (a UUID).
+        #expect(status.output.contains(try Regex("instance [0-9a-f]{8}-[0-9a-f]{4}-")), "\(status.output)")
 
         let stop = try await sandbox.run(.camaLaunch, ["stop", "--socket", sandbox.socket])
         #expect(stop.status == 0, "\(stop)")

@@ -320,12 +320,12 @@ package struct ClientMachine {
         if let ack = ScriptFrames.ack(payload) { return .ack(ack) }
         if mirrors, let rendition = RenditionFrame.read(payload) { return .rendition(rendition) }
         if let split = WelcomeFrame.split(payload) {
-            return .welcome(ReceivedWelcome(revision: split.revision, shells: split.shells, pid: split.pid, payload: payload, snapshot: split.snapshot))
+            return .welcome(ReceivedWelcome(core: split.core, revision: split.revision, shells: split.shells, pid: split.pid, payload: payload, snapshot: split.snapshot))
         }
         do {
             let message = try WireJSON.decode(ServerMessage<JSONValue>.self, from: payload)
             if case let .welcome(welcome) = message {
-                return .welcome(ReceivedWelcome(revision: welcome.revision, shells: welcome.shells, pid: welcome.pid, payload: payload, snapshot: nil))
+                return .welcome(ReceivedWelcome(core: welcome.core, revision: welcome.revision, shells: welcome.shells, pid: welcome.pid, payload: payload, snapshot: nil))
             }
             return .message(message)
         } catch is UnknownMessageType {

@@ -4,6 +4,8 @@ import Wire
 /// `state` prints it as it came (``jsonLine()``), a watcher reads it as JSON (``document()``),
 /// a shell decodes it (``state(as:)``); a script that only sends actions does nothing with it.
 package struct ReceivedWelcome: Equatable, Sendable {
+    /// The id of the core's run (a new one at each start).
+    package let core: String
     /// The state's revision.
     package let revision: UInt64
     /// Shells and watchers attached.

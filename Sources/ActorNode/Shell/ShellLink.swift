@@ -124,7 +124,7 @@ package actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
         } catch {
             throw ClientMachine.undecodableState(revision: welcome.revision, error)
         }
-        return Welcome(protocolVersion: ProtocolVersion.current, core: "", pid: welcome.pid, shells: welcome.shells, revision: welcome.revision, snapshot: state)
+        return Welcome(protocolVersion: ProtocolVersion.current, core: welcome.core, pid: welcome.pid, shells: welcome.shells, revision: welcome.revision, snapshot: state)
     }
 
     /// Sends an action without waiting for its answer; returns its sequence number. While the

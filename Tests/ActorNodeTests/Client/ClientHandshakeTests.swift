@@ -19,6 +19,7 @@ struct ClientHandshakeTests {
         #expect(test.machine.revision == 3)
         #expect(test.machine.shells == 2)
         #expect(test.machine.document == json(#"{"n":5}"#))
+        #expect(test.machine.welcome?.core == "k1")
         #expect(test.machine.deadline == nil)
     }
 
