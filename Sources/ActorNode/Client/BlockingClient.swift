@@ -146,7 +146,12 @@ package final class BlockingClient {
             if machine.deadline != nil { perform(machine.tick(now: .now)) }
             return deadline.map { ContinuousClock.now < $0 } ?? true
         }
-        if unlessDrained { limit = .now }
+        if unlessDrained {
+            // Everything the last read brought is taken: nothing is at hand, without asking
+            // the system; else what more there is, without waiting for it.
+            if stream.drained { return false }
+            limit = .now
+        }
         switch stream.read(before: limit) {
         case let .bytes(bytes):
             perform(machine.received(bytes, now: .now))
@@ -200,12 +205,18 @@ final class BlockingStream {
 
     private let fd: Int32
     private var isClosed = false
+    /// The last read took everything the socket held (it filled less than the buffer).
+    private(set) var drained = false
     /// Where reads land; it grows (up to 1 MiB) while reads fill it, as for a large state.
     private var scratch: [UInt8] = Array(repeating: 0, count: 64 << 10)
 
-    /// - Parameter fd: a connected stream socket, which this object owns.
+    /// - Parameter fd: a connected stream socket, which this object owns. It is put in
+    ///   blocking mode: each call says whether it may wait (`MSG_DONTWAIT`), so that a read
+    ///   without a deadline waits in the read itself, one system call per wake.
     init(fd: Int32) {
         self.fd = fd
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0, flags & O_NONBLOCK != 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
     }
 
     deinit {
@@ -233,7 +244,8 @@ final class BlockingStream {
     /// What the socket holds, waiting for it until `deadline` (nil: as long as it takes).
     func read(before deadline: ContinuousClock.Instant?) -> Read {
         while true {
-            let count = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            let count = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, deadline == nil ? 0 : Int32(MSG_DONTWAIT)) }
+            drained = count >= 0 && count < scratch.count
             if count > 0 {
                 let bytes = Array(scratch[..<count])
                 if count == scratch.count, scratch.count < 1 << 20 {
