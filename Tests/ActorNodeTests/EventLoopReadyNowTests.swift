@@ -1,4 +1,5 @@
-import ActorNode
+@testable import ActorNode
+import Dispatch
 import Glibc
 import Synchronization
 import Testing
@@ -39,6 +40,14 @@ struct EventLoopReadyNowTests {
             _ = write(writer, &byte, 1)
             let handled = loop.handleReadyNow()
             let calls = reader.calls.load(ordering: .relaxed)
+            // A job queued from another thread meanwhile wakes the loop: that is no descriptor
+            // ready (in a full run, the test's own setup raced in here and was counted).
+            let queued = DispatchSemaphore(value: 0)
+            SystemThread.detach(name: "test-queue") {
+                loop.execute {}
+                queued.signal()
+            }
+            queued.wait()
             let again = loop.handleReadyNow()
             results.trySend((handled, calls, again))
         }

@@ -286,11 +286,15 @@ package final class EventLoop: SerialExecutor, Sendable {
         guard count > 0 else { return 0 }
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         defer { scratch.deallocate() }
-        dispatch(events, count: Int(count), scratch: scratch)
-        return Int(count)
+        return dispatch(events, count: Int(count), scratch: scratch)
     }
 
-    private func dispatch(_ events: UnsafeMutablePointer<epoll_event>, count: Int, scratch: UnsafeMutableRawBufferPointer) {
+    /// Hands each event to its handler (the loop's own wake-up is only taken).
+    /// - Returns: how many handlers were called: the wake-up, which another thread may signal
+    ///   at any moment (a job queued), is not a descriptor that was ready.
+    @discardableResult
+    private func dispatch(_ events: UnsafeMutablePointer<epoll_event>, count: Int, scratch: UnsafeMutableRawBufferPointer) -> Int {
+        var handled = 0
         for index in 0 ..< count {
             let event = events[index]
             let token = event.data.u64
@@ -301,7 +305,9 @@ package final class EventLoop: SerialExecutor, Sendable {
             }
             guard let handler = handlers.withLock({ $0[token] }) else { continue }
             handler.handleEvents(event.events, scratch: scratch)
+            handled += 1
         }
+        return handled
     }
 
     private func runDueTimers() {
