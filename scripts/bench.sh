@@ -14,8 +14,9 @@
 #      items; `shell-client state --json` at ITEMS items, the core's RSS, the state's size
 #   6  `shell-client send add x` and `tmux send-keys` as whole processes: median ms of RUNS each
 #   7  a shell's cost per change: CPU microseconds per toggle of a full-screen `attach` (in
-#      tmux) and of a `watch --json`, at 10 items and at ITEMS items; and the watcher's CPU per
-#      state printed beside `redis-cli subscribe`'s CPU per message of the same size
+#      tmux), of a `watch --json` and of a `watch --patches`, at 10 items and at ITEMS items;
+#      and the `watch --json` CPU per state printed beside `redis-cli subscribe`'s CPU per
+#      message of the same size, both writing into a file
 #
 # Usage: scripts/bench.sh [--quick] [--actions N] [--rounds R] [--watch-actions N]
 #                         [--items N] [--toggles N] [--runs N] [--rows LIST] [--keep]
@@ -372,7 +373,10 @@ if want 7; then
     "$bin/shell-client" --socket "$shells_socket" watch --json > "$work/shells-watch.out" 2>> "$work/watchers.log" &
     watch_pid=$!
     pids+=("$watch_pid")
-    cama "$shells_socket" --wait-shells 2 --timeout 60 > /dev/null || die "the core does not count the shell and the watcher"
+    "$bin/shell-client" --socket "$shells_socket" watch --patches > "$work/shells-patches.out" 2>> "$work/watchers.log" &
+    patches_pid=$!
+    pids+=("$patches_pid")
+    cama "$shells_socket" --wait-shells 3 --timeout 60 > /dev/null || die "the core does not count the shell and the watcher"
     # settle PIDS...: waits until the processes use no more CPU (none for 0.3 s, at most 60 s):
     # what they were still taking in (the list filled before) is not counted.
     settle() {
@@ -385,21 +389,22 @@ if want 7; then
         done
         progress "warning: $* still busy after 60 s"
     }
-    # shell_round COUNT: COUNT toggles; sets attach_us, watch_us (CPU per change), printed
+    # shell_round COUNT: COUNT toggles; sets attach_us, watch_us, patches_us (CPU per change), printed
     # (lines the watcher printed) and line_bytes (their mean size).
     shell_round() {
-        local a0 w0 a1 w1 lines0 bytes0 lines1 bytes1
-        settle "$attach_pid" "$watch_pid"
-        a0="$(cpu_ticks "$attach_pid")"; w0="$(cpu_ticks "$watch_pid")"
+        local a0 w0 p0 a1 w1 p1 lines0 bytes0 lines1 bytes1
+        settle "$attach_pid" "$watch_pid" "$patches_pid"
+        a0="$(cpu_ticks "$attach_pid")"; w0="$(cpu_ticks "$watch_pid")"; p0="$(cpu_ticks "$patches_pid")"
         lines0="$(wc -l < "$work/shells-watch.out")"; bytes0="$(wc -c < "$work/shells-watch.out")"
         cama "$shells_socket" --clients 1 --actions "$1" --action '{"toggle":{"id":1}}' > /dev/null
         # Both take the last change before they are measured.
-        settle "$attach_pid" "$watch_pid"
-        a1="$(cpu_ticks "$attach_pid")"; w1="$(cpu_ticks "$watch_pid")"
+        settle "$attach_pid" "$watch_pid" "$patches_pid"
+        a1="$(cpu_ticks "$attach_pid")"; w1="$(cpu_ticks "$watch_pid")"; p1="$(cpu_ticks "$patches_pid")"
         lines1="$(wc -l < "$work/shells-watch.out")"; bytes1="$(wc -c < "$work/shells-watch.out")"
         printf 'shell round of %s: attach %s..%s ns, watch %s..%s ns, %s lines\n' "$1" "$a0" "$a1" "$w0" "$w1" "$((lines1 - lines0))" >> "$work/shells.log"
         attach_us="$(per_change $((a1 - a0)) "$1")"
         watch_us="$(per_change $((w1 - w0)) "$1")"
+        patches_us="$(per_change $((p1 - p0)) "$1")"
         printed=$((lines1 - lines0))
         watch_per_line="$(per_change $((w1 - w0)) "$printed")"
         line_bytes=$(((bytes1 - bytes0) / (printed > 0 ? printed : 1)))
@@ -409,7 +414,8 @@ if want 7; then
     redis_round() {
         local s0 s1 pid
         head -c "$2" /dev/zero | tr '\0' 'x' > "$work/payload"
-        redis-cli -s "$redis_none" subscribe ch > /dev/null 2>> "$work/subscribers.log" &
+        # Into a file, as the watcher's lines go: both pay for what they write.
+        redis-cli -s "$redis_none" subscribe ch > "$work/subscriber.out" 2>> "$work/subscribers.log" &
         pid=$!
         pids+=("$pid")
         for _ in $(seq 3000); do [ "$(redis-cli -s "$redis_none" pubsub numsub ch | tail -1)" = 1 ] && break; sleep 0.02; done
@@ -423,12 +429,12 @@ if want 7; then
     }
     small_count=$((toggles * 4))
     shell_round "$small_count"
-    attach_small="$attach_us" watch_small="$watch_us" watch_line_small="$watch_per_line" bytes_small="$line_bytes" printed_small="$printed"
+    attach_small="$attach_us" watch_small="$watch_us" watch_line_small="$watch_per_line" patches_small="$patches_us" bytes_small="$line_bytes" printed_small="$printed"
     cama "$shells_socket" --clients 1 --pipeline 128 --actions $((items - 10)) --action '{"add":{"text":"item"}}' > /dev/null
     shell_round "$toggles"
-    attach_big="$attach_us" watch_big="$watch_us" watch_line_big="$watch_per_line" bytes_big="$line_bytes" printed_big="$printed"
+    attach_big="$attach_us" watch_big="$watch_us" watch_line_big="$watch_per_line" patches_big="$patches_us" bytes_big="$line_bytes" printed_big="$printed"
     tmux -S "$tmux_socket" kill-session -t shell 2> /dev/null || true
-    stop "$watch_pid" "$shells_pid"
+    stop "$watch_pid" "$patches_pid" "$shells_pid"
     forget "$attach_pid"
     redis_round "$small_count" "$bytes_small"
     redis_small="$subscriber_us"
@@ -440,6 +446,9 @@ if want 7; then
     row "7. watch --json, CPU us per change at 10 items" "$watch_small" "-" "-"
     row "7. watch --json, CPU us per change at $items items" "$watch_big" "-" "-"
     row "7. watch --json: at $items / at 10 (target <= 1.5)" "$(ratio "$watch_big" "$watch_small")" "-" "-"
+    row "7. watch --patches, CPU us per change at 10 items" "$patches_small" "-" "-"
+    row "7. watch --patches, CPU us per change at $items items" "$patches_big" "-" "-"
+    row "7. watch --patches: at $items / at 10 (target <= 1.5)" "$(ratio "$patches_big" "$patches_small")" "-" "-"
     row "7. watch --json, CPU us per state printed ($bytes_small B; $printed_small printed); subscribe per message" "$watch_line_small" "$redis_small" "$(ratio "$watch_line_small" "$redis_small")"
     row "7. watch --json, CPU us per state printed ($bytes_big B; $printed_big printed); subscribe per message" "$watch_line_big" "$redis_big" "$(ratio "$watch_line_big" "$redis_big")"
 fi
