@@ -49,6 +49,9 @@ let package = Package(
 
         // `trap-core`: a core whose reducer traps on purpose, for the tests of the quarantine.
         .executableTarget(name: "trap-core", dependencies: ["ActorNode", "TodoContract", "Wire"], path: "Tests/Fixtures/TrapCore"),
+        // `drift-core`: a core whose hand-written patches do not fit its state, for the tests of
+        // a shell's resync.
+        .executableTarget(name: "drift-core", dependencies: ["ActorNode", "TodoContract", "Wire"], path: "Tests/Fixtures/DriftCore"),
 
         // The fuzz targets: one check per hand-written reader, run by libFuzzer through
         // scripts/fuzz.sh (whose entry, Fuzz/Entry, is no SwiftPM target) and replayed on the
@@ -60,6 +63,6 @@ let package = Package(
         .testTarget(name: "AppTests", dependencies: ["CoreDaemon", "ShellClient", "cama-launch", "ActorNode", "ActorNodeTesting", "Wire", "TodoContract"]),
         .testTarget(name: "ChatTests", dependencies: ["ChatCore", "ChatShell", "ChatContract", "ActorNode", "ActorNodeTesting", "Wire"]),
         .testTarget(name: "FuzzTargetTests", dependencies: ["FuzzTargets"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ActorNode", "Wire", "TodoContract", "CoreDaemon", "ShellClient", "cama-launch", "ChatCore", "ChatShell", "trap-core"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ActorNode", "Wire", "TodoContract", "CoreDaemon", "ShellClient", "cama-launch", "ChatCore", "ChatShell", "trap-core", "drift-core"]),
     ]
 )

@@ -12,7 +12,9 @@ import Wire
 /// that the state became exactly what the test says. Actions that effects send are not applied
 /// on their own: each must be taken with ``receive(_:sourceLocation:_:)``, in order. And
 /// ``finish(sourceLocation:)`` fails if any such action was left unreceived or any effect is
-/// still running. Failures are recorded as issues with a readable diff of the state.
+/// still running. After every change it checks that the patch shells would be sent for it
+/// gives them the new state (``PatchCheck``). Failures are recorded as issues with a readable
+/// diff of the state.
 ///
 ///     let store = TestStore(state: NotesState(), reducer: NotesReducer.reducer, environment: env)
 ///     await store.send(.add("milk")) { $0.items = ["milk"] }
@@ -168,6 +170,7 @@ public final class TestStore<State: Equatable & Encodable & Sendable, Action: Eq
     private func apply(_ action: Action, what: String, update: ((inout State) -> Void)?, sourceLocation: SourceLocation) -> EffectHandle {
         var expected = state
         update?(&expected)
+        let before = state
         let effect: Effect<Action>
         do {
             effect = try reducer(&state, action, timedEnvironment)
@@ -177,6 +180,12 @@ public final class TestStore<State: Equatable & Encodable & Sendable, Action: Eq
         }
         if state != expected {
             Issue.record("\(what): the state is not what the test expects:\n\(Self.difference(expected: expected, actual: state))", sourceLocation: sourceLocation)
+        }
+        // What shells would be sent for this change must give them the new state.
+        do throws(PatchCheck.Failure) {
+            try PatchCheck.verify(from: before, to: state)
+        } catch {
+            Issue.record("\(what): shells would not follow this change: \(error)", sourceLocation: sourceLocation)
         }
         return run(effect)
     }

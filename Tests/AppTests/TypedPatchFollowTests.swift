@@ -57,7 +57,7 @@ struct TypedPatchFollowTests {
             default:
                 state.timer = .idle
             }
-            let patch = try state.patch(from: old)
+            let patch = try JSONPatch(from: old, to: state)
             try document.applyInPlace(patch)
             if patch.isFollowableInPlace {
                 for operation in patch {

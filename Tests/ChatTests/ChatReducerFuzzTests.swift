@@ -316,7 +316,7 @@ private struct ChatFuzzRun {
     /// the state after.
     func checkPatch(from before: ChatState) {
         do {
-            let patch = try state.patch(from: before)
+            let patch = try JSONPatch(from: before, to: state)
             var document = try JSONValue(encoding: before)
             try document.applyInPlace(patch)
             #expect(document == (try JSONValue(encoding: state)), "\(place): the patch \(String(describing: patch).prefix(300)) does not make the new state")

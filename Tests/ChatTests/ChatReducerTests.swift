@@ -110,7 +110,7 @@ struct ChatReducerTests {
         new.messages.append(Message(id: 2, author: "bob", text: "yo"))
         new.posts["bob"] = 1
         new.nextId = 3
-        let patch = try new.patch(from: old)
+        let patch = try JSONPatch(from: old, to: new)
         var document = try JSONValue(encoding: old)
         try document.applyInPlace(patch)
         #expect(document == (try JSONValue(encoding: new)))

@@ -14,7 +14,7 @@ struct DiffableTests {
         let old = state((1 ... 500).map { ($0, "item \($0)", false) }, nextId: 501)
         var new = old
         new.todo.items[250].done = true
-        #expect(try new.patch(from: old) == [.replace(JSONPointer("/todo/items/250/done")!, .bool(true))])
+        #expect(try JSONPatch(from: old, to: new) == [.replace(JSONPointer("/todo/items/250/done")!, .bool(true))])
     }
 
     @Test("an added item is one add and one replace of nextId")
@@ -23,7 +23,7 @@ struct DiffableTests {
         var new = old
         new.todo.items.append(TodoItem(id: 2, text: "b"))
         new.todo.nextId = 3
-        #expect(try new.patch(from: old) == [
+        #expect(try JSONPatch(from: old, to: new) == [
             .add(JSONPointer("/todo/items/1")!, try JSONValue(encoding: TodoItem(id: 2, text: "b"))),
             .replace(JSONPointer("/todo/nextId")!, .integer(3)),
         ])
@@ -34,7 +34,7 @@ struct DiffableTests {
         let old = state((1 ... 100).map { ($0, "x", false) }, nextId: 101)
         var new = old
         new.todo.items = []
-        #expect(try new.patch(from: old) == [.replace(JSONPointer("/todo/items")!, .array([]))])
+        #expect(try JSONPatch(from: old, to: new) == [.replace(JSONPointer("/todo/items")!, .array([]))])
     }
 
     @Test("a state without granular diffs is replaced whole when it changed")
@@ -51,7 +51,7 @@ struct DiffableTests {
             let next = Self.randomEdit(of: current, using: &random)
             var json = try JSONValue(encoding: current)
             // Through JSON text, as a client receives it.
-            let patch = try WireJSON.decode(JSONPatch.self, from: WireJSON.encode(next.patch(from: current)))
+            let patch = try WireJSON.decode(JSONPatch.self, from: WireJSON.encode(JSONPatch(from: current, to: next)))
             try json.apply(patch)
             #expect(json == (try JSONValue(encoding: next)))
             current = next

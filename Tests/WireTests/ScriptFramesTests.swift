@@ -6,7 +6,7 @@ import Wire
 /// reads by hand is the core's, and anything else is left to the general reader.
 @Suite("Script frames")
 struct ScriptFramesTests {
-    @Test("hello, action and bye: the encoder's bytes")
+    @Test("hello, action, resync and bye: the encoder's bytes")
     func writtenAsTheEncoderWrites() throws {
         for hello in [Hello(role: .script, client: "5f0c2b1e-0a1b-4c2d-8e3f-405162738495", name: "shell-client send"),
                       Hello(role: .watcher, client: "é \"quoted\" \\ \u{1}", name: "\u{7F}\u{9B} 買")] {
@@ -16,6 +16,11 @@ struct ScriptFramesTests {
             let request = ActionRequest(client: "c\u{7}", seq: 9_223_372_036_854_775_807, action: action)
             #expect(try ScriptFrames.action(WireJSON.encode(action), client: request.client, seq: request.seq)
                 == (try Frame.encode(WireJSON.encode(ClientMessage<AppAction>.action(request)))))
+        }
+        for resync in [Resync(revision: 0, reason: "patch operation 0: no member 'winner'"), Resync(revision: 9_223_372_036_854_775_807, reason: "\u{1B}[2J \"é\" \\"),
+                       Resync(revision: 5, reason: String(repeating: "é", count: 400))] {
+            #expect(ScriptFrames.resync(resync) == (try Frame.encode(WireJSON.encode(ClientMessage<AppAction>.resync(resync)))))
+            #expect(resync.reason.utf8.count <= Resync.maximumReasonBytes)
         }
         #expect(ScriptFrames.bye == (try Frame.encode(WireJSON.encode(ClientMessage<AppAction>.bye(Bye())))))
     }

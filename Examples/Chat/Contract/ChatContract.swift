@@ -1,7 +1,7 @@
 import Wire
 
 /// One message of the room; the core numbers them and never reuses a number.
-public struct Message: Codable, Sendable, Equatable, Identifiable, Diffable {
+public struct Message: Codable, Sendable, Equatable, Identifiable {
     public var id: Int
     public var author: String
     public var text: String
@@ -12,18 +12,12 @@ public struct Message: Codable, Sendable, Equatable, Identifiable, Diffable {
 }
 
 /// The room: its messages, how many each author has posted, and the next message's number.
-public struct ChatState: Codable, Sendable, Equatable, Diffable {
+public struct ChatState: Codable, Sendable, Equatable {
     public var messages: [Message] = []
     public var posts: [String: Int] = [:]
     public var nextId = 1
 
     public init() {}
-
-    public func appendPatch(from old: ChatState, at path: JSONPointer, to patch: inout JSONPatch) throws {
-        try patch.appendField("messages", old.messages, messages, at: path)
-        try patch.appendField("posts", old.posts, posts, at: path)
-        try patch.appendField("nextId", old.nextId, nextId, at: path)
-    }
 }
 
 /// What a chat shell asks: `{"post":{"author":"alice","text":"hi"}}`,

@@ -23,6 +23,10 @@ package enum ClientEvent: Equatable, Sendable {
     case changed(revision: UInt64, patch: JSONPatch?)
     /// The core's answer to the action numbered `seq`.
     case answered(seq: UInt64, ActionOutcome)
+    /// The patch for `revision` did not apply to the mirror (the app's patch and its state's
+    /// encoding disagree): the whole state was asked for, and comes as a snapshot (a
+    /// ``changed(revision:patch:)`` without a patch).
+    case resyncing(revision: UInt64, reason: String)
     /// Something the core said to every shell.
     case notice(String)
     /// How many shells and watchers are attached now.
@@ -37,3 +41,16 @@ package enum ClientEvent: Equatable, Sendable {
     /// The session is over: how, or nil when this client closed it. Nothing follows.
     case ended(LinkError?)
 }
+
+extension ClientEvent {
+    /// What a shell says, once, when it had to ask for the whole state
+    /// (``resyncing(revision:reason:)``).
+    /// - Parameters:
+    ///   - revision: the revision whose patch did not apply.
+    ///   - reason: why it did not apply.
+    package static func resyncNote(revision: UInt64, reason: String) -> String {
+        "the patch for revision \(revision) does not apply to this shell's copy of the state (\(PeerText.escaped(reason))); "
+            + "asked the core for the whole state and carried on. The app's patches do not give the JSON its state encodes to: a bug of the app to report"
+    }
+}
+

@@ -50,6 +50,9 @@ package struct ClientMachine {
     package private(set) var ending: LinkError?
     /// Whether the session is over.
     package private(set) var isEnded = false
+    /// Whether a patch did not apply and the whole state was asked for: until it comes,
+    /// ``document`` may be half patched and patches are let pass.
+    package private(set) var isResyncing = false
 
     private var phase = Phase.idle
     /// Set while the first welcome has not come: trying is bounded by `openDeadline`.
@@ -409,14 +412,24 @@ package struct ClientMachine {
                 return end(.protocolError(ErrorMessage(.badFrame, "snapshot for revision \(rendition.revision) after revision \(revision)")), connected: true)
             }
             document = snapshot
+            isResyncing = false
         case let .patch(patch):
+            // The patches the core sent before it heard the request: the snapshot follows them.
+            if isResyncing { return [] }
             guard rendition.revision == revision + 1 else {
                 return end(.protocolError(ErrorMessage(.badFrame, "patch for revision \(rendition.revision) does not follow revision \(revision)")), connected: true)
             }
             do {
                 try document?.applyInPlace(patch)
             } catch {
-                return end(.protocolError(ErrorMessage(.badFrame, "the patch for revision \(rendition.revision) does not apply: \(error)")), connected: true)
+                // The app's patch and its state's encoding disagree: the whole state is asked
+                // for, and the session goes on from it (the core logs the app's bug).
+                isResyncing = true
+                let request = Resync(revision: rendition.revision, reason: error.description)
+                return [
+                    .write(ScriptFrames.resync(request)),
+                    .event(.resyncing(revision: rendition.revision, reason: error.description)),
+                ]
             }
         }
         revision = rendition.revision
@@ -435,6 +448,7 @@ package struct ClientMachine {
             }
         }
         welcome = received
+        isResyncing = false
         revision = received.revision
         shells = received.shells
         phase = .open

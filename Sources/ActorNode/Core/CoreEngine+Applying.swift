@@ -154,7 +154,7 @@ extension CoreEngine {
         var content = Rendition<State>.Content.snapshot(kernel.state)
         if let previous = applied.previous {
             do {
-                content = .patch(try kernel.state.patch(from: previous))
+                content = .patch(try JSONPatch(from: previous, to: kernel.state))
             } catch {
                 log("could not diff revision \(revision) (\(error)); sending a snapshot")
             }

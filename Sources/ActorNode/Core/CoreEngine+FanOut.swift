@@ -58,6 +58,11 @@ extension CoreEngine {
                     client.output.append(bytes, isAnswer: isAnswer)
                 }
                 touched.insert(number)
+            case let .resync(number, bytes):
+                guard let client = clients[number], client.greeted, !client.finished else { continue }
+                // A lagging client gets the newest state when it catches up.
+                if !client.lagging { client.output.append(bytes, isWholeState: true) }
+                touched.insert(number)
             case let .welcome(number, bytes):
                 guard let client = clients[number] else { continue }
                 client.output.append(bytes, isWholeState: true)
@@ -187,6 +192,18 @@ extension CoreEngine {
         client.heldMessages = 0
         client.missedPresence = false
         client.lagging = false
+    }
+
+    /// A shell whose copy of the state a patch did not fit asks for the whole state: it is
+    /// queued after the renditions sent so far (a lagging shell gets it when it catches up).
+    /// The app's bug is logged once per connection.
+    func resync(_ client: EngineClient, _ request: Resync, hello: Hello) {
+        if !client.reportedResync {
+            client.reportedResync = true
+            let reason = PeerText.forLog(String(request.reason.prefix(Resync.maximumReasonBytes)))
+            log("\(hello.role.rawValue) '\(PeerText.forLog(hello.name))' (client \(PeerText.forLog(hello.client))) could not apply the patch for revision \(request.revision): \(reason); sent it the whole state. The app's patches do not give the JSON its state encodes to: a bug of the app (PatchCheck in its tests finds it)")
+        }
+        pending.append(.resync(client: client.number, bytes: snapshotFrame()))
     }
 
     /// A snapshot rendition of the state now.

@@ -54,6 +54,12 @@ extension CoreEngine {
             violation(number, ErrorMessage(.helloRequired, "the first message must be hello"))
         case let (.action(request), .welcomed(hello)):
             apply(request.action, seq: request.seq, from: client, hello: hello)
+        case let (.resync(request), .welcomed(hello)):
+            guard hello.role.receivesRenditions else {
+                violation(number, ErrorMessage(.unexpectedMessage, "resync is for shells and watchers, which are sent the state"))
+                return
+            }
+            resync(client, request, hello: hello)
         case (.bye, .welcomed):
             finish(number)
         }

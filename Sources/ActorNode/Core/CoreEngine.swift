@@ -26,7 +26,7 @@ import Wire
 /// phase, hello and welcome, the end of a session), `CoreEngine+Applying.swift` (applying,
 /// journaling, effects, the quarantine's checks) and `CoreEngine+FanOut.swift` (the end of a
 /// turn, the output released to every client, backpressure, catching up, dropping a client).
-package actor CoreEngine<State: Codable & Sendable & Diffable, Action: Codable & Sendable, Environment: Sendable> {
+package actor CoreEngine<State: Codable & Sendable & Equatable, Action: Codable & Sendable, Environment: Sendable> {
     /// How much a client may make the core hold.
     package struct Limits: Sendable {
         /// The largest frame accepted once a client has said hello.
@@ -292,6 +292,8 @@ enum Pending {
     case frame(client: Int, bytes: [UInt8], isAnswer: Bool)
     /// A client's welcome: from then on it gets what is sent to every shell.
     case welcome(client: Int, bytes: [UInt8])
+    /// The whole state for one receiver that asked for it (a resync).
+    case resync(client: Int, bytes: [UInt8])
     /// A rendition for every receiver.
     case rendition([UInt8])
     /// A notice for every receiver.
@@ -303,7 +305,7 @@ enum Pending {
 }
 
 /// A weak reference to an engine, for the effects' runtime it creates before it exists.
-private final class WeakEngine<State: Codable & Sendable & Diffable, Action: Codable & Sendable, Environment: Sendable>: Sendable {
+private final class WeakEngine<State: Codable & Sendable & Equatable, Action: Codable & Sendable, Environment: Sendable>: Sendable {
     private let reference = Mutex<Weak?>(nil)
 
     private struct Weak {

@@ -111,6 +111,8 @@ final class EngineClient {
     /// Renditions are held back: too much waits to be written. It gets a snapshot of the newest
     /// state once it has read enough, then the answers held meanwhile.
     var lagging = false
+    /// Whether its request for the whole state (a patch that did not apply) was logged.
+    var reportedResync = false
     /// What came for it while lagging, other than renditions (answers, notices, the error or
     /// bye that ends it), in order: none overtakes the rendition of its revision.
     var held: [(bytes: [UInt8], isAnswer: Bool)] = []

@@ -10,14 +10,14 @@ enum TraceLine {
         action: Action, origin: ActionOrigin, revision: UInt64, previous: State?, state: State
     ) -> String {
         var text = "trace r\(revision) from \(PeerText.forLog(origin.description)): \(json(action))"
-        guard let previous, let patch = try? diff(previous, state) else { return text }
+        guard let previous, let patch = try? JSONPatch(from: previous, to: state) else { return text }
         if patch.isEmpty {
             text += "\n  (no change)"
         }
         // The old values are those of the patch back (never the whole old state's JSON: that
         // would make every traced action cost as much as the state is big).
         var old: [String: JSONValue] = [:]
-        for operation in (try? diff(state, previous)) ?? [] {
+        for operation in (try? JSONPatch(from: state, to: previous)) ?? [] {
             if let value = operation.value { old[operation.path.description] = value }
         }
         for operation in patch {
@@ -34,18 +34,6 @@ enum TraceLine {
 
     static func rejected<Action: Encodable>(action: Action, origin: ActionOrigin, rejection: Rejection) -> String {
         "trace rejected from \(PeerText.forLog(origin.description)): \(json(action)): \(PeerText.forLog(rejection.message)) (\(PeerText.forLog(rejection.code)))"
-    }
-
-    private static func diff<State: Encodable>(_ old: State, _ new: State) throws -> JSONPatch {
-        if let new = new as? any Diffable {
-            return try patch(of: new, from: old)
-        }
-        return JSONValue.diff(from: try JSONValue(encoding: old), to: try JSONValue(encoding: new))
-    }
-
-    private static func patch<D: Diffable>(of new: D, from old: Any) throws -> JSONPatch {
-        guard let old = old as? D else { return [] }
-        return try new.patch(from: old)
     }
 
     private static func describe(_ operation: JSONPatchOperation, old: JSONValue?) -> String {

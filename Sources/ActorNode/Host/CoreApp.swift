@@ -19,7 +19,7 @@ import Wire
 /// ```
 public protocol CoreApp: SendableMetatype {
     /// The state the core owns: what shells see, and what the journal and snapshots keep.
-    associatedtype State: Codable & Sendable & Diffable
+    associatedtype State: Codable & Sendable & Equatable
     /// What clients (and the core's own effects) ask the core to do.
     associatedtype Action: Codable & Sendable
     /// What the reducer and its effects may use of the outside world.

@@ -54,6 +54,8 @@ package actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     /// each with the revision the link was at when it happened (the oldest dropped past 100).
     private var pendingEvents: [(event: LinkEvent<State>, after: UInt64)] = []
     private var ended = false
+    /// Whether the note that the whole state had to be asked for was said (once a process).
+    private var saidResync = false
     /// How the link ended (nil: this client closed it).
     private var endError: LinkError?
     private var endingIsOwn = false
@@ -248,6 +250,11 @@ package actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
             wakeConsumer()
         case let .answered(seq, outcome):
             answer(seq, outcome)
+        case let .resyncing(revision, reason):
+            if !saidResync, let machine {
+                saidResync = true
+                StandardStreams.writeNow(2, Array("\(machine.hello.name): \(ClientEvent.resyncNote(revision: revision, reason: reason))\n".utf8))
+            }
         case let .notice(text):
             post(.notice(text), after: revision)
         case let .presence(shells):

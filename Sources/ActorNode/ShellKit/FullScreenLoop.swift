@@ -31,6 +31,8 @@ final class FullScreenLoop<Interface: FullScreenInterface> {
     /// mirror: patched in place when the state is ``Patchable``.
     private var typed: Interface.State?
     private var ending: FullScreenOutcome?
+    /// Said on stderr once the terminal is given back: the state had to be asked for whole.
+    private var resyncNote: String?
     private var scratch = [UInt8](repeating: 0, count: 64 << 10)
 
     /// - Parameters:
@@ -67,6 +69,7 @@ final class FullScreenLoop<Interface: FullScreenInterface> {
                 terminal.flushBlocking(timeout: .seconds(2))
                 interface.stop()
             }
+            if let resyncNote { StandardStreams.writeNow(2, Array("\(machine.hello.name): \(resyncNote)\n".utf8)) }
         }
         perform(machine.start(now: .now))
         while true {
@@ -199,6 +202,9 @@ final class FullScreenLoop<Interface: FullScreenInterface> {
                     take(.rejected(reject))
                 case .answered:
                     break
+                case let .resyncing(revision, reason):
+                    // Said once the terminal is given back: not on top of the screen.
+                    resyncNote = resyncNote ?? ClientEvent.resyncNote(revision: revision, reason: reason)
                 case let .notice(text):
                     // A notice follows the state it came after.
                     if stateChanged, started { showState() }

@@ -49,6 +49,8 @@ struct WatchLoop<App: ShellApp> {
     private var unshownSince: ContinuousClock.Instant?
     /// Writes the lines of `--json`.
     private var lines = StateLineWriter()
+    /// Whether the note that the whole state had to be asked for was said.
+    private var saidResync = false
 
     /// A state that waited this long is printed even if more frames keep coming.
     private static var longestWait: Duration { .milliseconds(50) }
@@ -119,6 +121,12 @@ struct WatchLoop<App: ShellApp> {
             if case .done = try showState(client) { return .done }
             guard let error else { return .done }
             throw .failed(error)
+        case let .resyncing(revision, reason):
+            if !saidResync {
+                saidResync = true
+                say(ClientEvent.resyncNote(revision: revision, reason: reason))
+            }
+            return .more
         case .welcomed, .answered, .presence:
             return .more
         }
@@ -136,7 +144,8 @@ struct WatchLoop<App: ShellApp> {
 
     /// Prints the newest state if it waits to be printed (as text or `--json`).
     private mutating func showState(_ client: BlockingClient) throws(OneShotHalt) -> Printed {
-        guard unshownSince != nil else { return .more }
+        // A mirror waiting for the whole state may be half patched: it is shown once it came.
+        guard unshownSince != nil, !client.machine.isResyncing else { return .more }
         unshownSince = nil
         let revision = client.machine.revision
         shownRevision = revision

@@ -42,6 +42,20 @@ package enum ScriptFrames {
         return try Frame.encode(payload, maximumPayloadLength: Frame.absoluteMaximumPayloadLength)
     }
 
+    /// `{"resync":{"reason":…,"revision":R}}`, framed: a shell asks for the whole state.
+    /// - Parameter resync: the revision whose patch did not apply, and why.
+    package static func resync(_ resync: Resync) -> [UInt8] {
+        var frame: [UInt8] = []
+        let start = Frame.beginFrame(in: &frame)
+        frame += #"{"resync":{"reason":"#.utf8
+        frame += JSONFragment.string(resync.reason)
+        frame += #","revision":"#.utf8
+        frame += String(resync.revision).utf8
+        frame += "}}".utf8
+        Frame.endFrame(in: &frame, startingAt: start)
+        return frame
+    }
+
     /// `{"bye":{}}`, framed.
     package static var bye: [UInt8] {
         var frame: [UInt8] = []

@@ -217,7 +217,7 @@ extension ChunkedArray: CustomStringConvertible {
     public var description: String { Array(self).description }
 }
 
-extension ChunkedArray: Diffable where Element: Diffable & Identifiable {
+extension ChunkedArray: Diffable where Element: Identifiable & Encodable & Equatable {
     /// As an `Array`'s (see ``ArrayDiff``), but the chunks both versions share at either end are
     /// skipped without looking inside: after one action, only the chunk it changed is compared.
     /// (Inlinable, like ``ArrayDiff``, so that it is compiled for the app's element type: as
@@ -242,7 +242,7 @@ extension ChunkedArray: Diffable where Element: Diffable & Identifiable {
             from: oldMiddle, to: newMiddle, at: path, offset: prefix, totalCount: count, into: &operations,
             diffElement: { old, new, path, patch in
                 if old.id == new.id {
-                    try new.appendPatch(from: old, at: path, to: &patch)
+                    try FieldDiff.appendChange(from: old, to: new, at: path, into: &patch)
                 } else {
                     patch.append(.replace(path, try JSONValue(encoding: new)))
                 }

@@ -28,12 +28,11 @@ struct ClientMirrorTests {
         #expect(test.machine.document == json(#"{"n":90}"#))
     }
 
-    @Test("a patch that skips a revision, a snapshot that is not newer, a patch that does not apply: each ends the session with what broke")
+    @Test("a patch that skips a revision, a snapshot that is not newer: each ends the session with what broke")
     func brokenRenditions() {
         let cases: [(String, String)] = [
             (#"{"rendition":{"patch":[],"revision":6}}"#, "patch for revision 6 does not follow revision 4"),
             (#"{"rendition":{"revision":4,"snapshot":{}}}"#, "snapshot for revision 4 after revision 4"),
-            (#"{"rendition":{"patch":[{"op":"remove","path":"/missing"}],"revision":5}}"#, "the patch for revision 5 does not apply"),
         ]
         for (text, expected) in cases {
             var test = MachineUnderTest.open(at: 4)
@@ -48,6 +47,30 @@ struct ClientMirrorTests {
             // A failed patch leaves the mirror as it was.
             #expect(test.machine.document == json(#"{"n":0}"#))
         }
+    }
+
+    @Test("a patch that does not apply asks for the whole state (resync), lets the next patches pass, and goes on from the snapshot")
+    func patchThatDoesNotApplyResyncs() throws {
+        var test = MachineUnderTest.open(at: 4)
+        test.receive(#"{"rendition":{"patch":[{"op":"replace","path":"/winner","value":1}],"revision":5}}"#)
+        #expect(test.ended == nil, "the session goes on")
+        #expect(test.machine.isResyncing)
+        let request = try #require(test.outputs.compactMap { if case let .write(bytes) = $0 { bytes } else { nil } }.first)
+        let message = try WireJSON.decode(ClientMessage<JSONValue>.self, from: Array(request.dropFirst(Frame.headerLength)))
+        #expect(message == .resync(Resync(revision: 5, reason: "patch operation 0: no member 'winner'")))
+        #expect(test.events == [.resyncing(revision: 5, reason: "patch operation 0: no member 'winner'")])
+        // The core sent these before it heard the request: they are let pass.
+        test.outputs = []
+        test.receive(#"{"rendition":{"patch":[{"op":"replace","path":"/n","value":6}],"revision":6}}"#)
+        #expect(test.outputs.isEmpty)
+        #expect(test.machine.revision == 4)
+        test.receive(#"{"rendition":{"revision":6,"snapshot":{"n":6,"winner":1}}}"#)
+        #expect(test.events == [.changed(revision: 6, patch: nil)])
+        #expect(!test.machine.isResyncing)
+        #expect(test.machine.document == json(#"{"n":6,"winner":1}"#))
+        test.receive(#"{"rendition":{"patch":[{"op":"replace","path":"/winner","value":2}],"revision":7}}"#)
+        #expect(test.machine.document == json(#"{"n":6,"winner":2}"#))
+        #expect(test.machine.revision == 7)
     }
 
     @Test("a second welcome breaks the protocol")

@@ -10,6 +10,8 @@ enum Binary: String, CaseIterable {
     case chatShell = "chat-shell"
     /// A test fixture (Tests/Fixtures/TrapCore): a core whose reducer traps on purpose.
     case trapCore = "trap-core"
+    /// A test fixture (Tests/Fixtures/DriftCore): a core whose patches do not fit its state.
+    case driftCore = "drift-core"
 
     /// The build directory: the test bundle's own directory.
     static let directory: String = {

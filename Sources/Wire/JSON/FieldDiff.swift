@@ -1,0 +1,134 @@
+/// The diff every ``Diffable`` type gets without writing one: its members are found by its own
+/// `encode(to:)` (``FieldCapture``), so the keys of the patch are the keys the encoder writes,
+/// always. Members are compared one by one and only what changed is encoded:
+///
+/// - a member in both, changed: patched in place if it is ``Diffable`` (its own diff: an
+///   `Identifiable` array element by element, a ``ChunkedArray`` chunk by chunk), or if it is a
+///   struct (member by member, the same way); otherwise replaced;
+/// - a member that came (an optional that was nil, which the encoder leaves out): `add`;
+/// - a member that went (an optional that became nil): `remove`.
+///
+/// A value that is not a plain struct (a single value, an array, an enum with associated
+/// values, a custom encoding with nested containers) is compared whole (with `==` where it is
+/// `Equatable`, else by its JSON) and replaced when it changed.
+@usableFromInline
+enum FieldDiff {
+    /// Appends the operations that take the JSON of `old` to the JSON of `new`, at `path`.
+    @usableFromInline
+    static func appendPatch<Value: Encodable>(from old: Value, to new: Value, at path: JSONPointer, into patch: inout JSONPatch) throws {
+        let newFields = FieldCapture.capture(new)
+        if newFields.shape == .members {
+            let oldFields = FieldCapture.capture(old)
+            if oldFields.shape == .members {
+                try appendMembers(from: oldFields.fields, to: newFields.fields, at: path, into: &patch)
+                return
+            }
+        }
+        if try !same(old, new) {
+            patch.append(.replace(path, try JSONValue(encoding: new)))
+        }
+    }
+
+    /// The members of an object, before and after.
+    private static func appendMembers(
+        from old: [(key: String, value: FieldCapture.Field)], to new: [(key: String, value: FieldCapture.Field)],
+        at path: JSONPointer, into patch: inout JSONPatch
+    ) throws {
+        // The same keys in the same order, as a struct writes them: paired as they stand.
+        if old.count == new.count, zip(old, new).allSatisfy({ $0.key == $1.key }) {
+            for (before, after) in zip(old, new) {
+                try appendField(from: before.value, to: after.value, at: path.appending(after.key), into: &patch)
+            }
+            return
+        }
+        var before: [String: FieldCapture.Field] = [:]
+        for (key, value) in old { before[key] = value }
+        var seen = Set<String>()
+        for (key, value) in new where seen.insert(key).inserted {
+            if let previous = before[key] {
+                try appendField(from: previous, to: value, at: path.appending(key), into: &patch)
+            } else {
+                patch.append(.add(path.appending(key), try json(value)))
+            }
+        }
+        for (key, _) in old where !seen.contains(key) {
+            seen.insert(key)
+            patch.append(.remove(path.appending(key)))
+        }
+    }
+
+    /// One member, before and after.
+    private static func appendField(from old: FieldCapture.Field, to new: FieldCapture.Field, at path: JSONPointer, into patch: inout JSONPatch) throws {
+        switch (old, new) {
+        case (.null, .null):
+            return
+        case let (.bool(a), .bool(b)) where a == b:
+            return
+        case let (.string(a), .string(b)) where a == b:
+            return
+        case let (.integer(a), .integer(b)) where a == b:
+            return
+        case let (.unsigned(a), .unsigned(b)) where a == b:
+            return
+        case let (.double(a), .double(b)) where a == b:
+            return
+        case let (.float(a), .float(b)) where a == b:
+            return
+        case let (.value(a), .value(b)):
+            try appendValue(from: a, to: b, at: path, into: &patch)
+        default:
+            patch.append(.replace(path, try json(new)))
+        }
+    }
+
+    /// A member holding a value of its own: its type's diff.
+    private static func appendValue<Value: Encodable>(from old: any Encodable, to new: Value, at path: JSONPointer, into patch: inout JSONPatch) throws {
+        guard let old = old as? Value else {
+            patch.append(.replace(path, try JSONValue(encoding: new)))
+            return
+        }
+        try appendChange(from: old, to: new, at: path, into: &patch)
+    }
+
+    /// The change of any value: its own diff if its type is ``Diffable``, else member by member
+    /// (or whole).
+    @usableFromInline
+    static func appendChange<Value: Encodable>(from old: Value, to new: Value, at path: JSONPointer, into patch: inout JSONPatch) throws {
+        if let diffable = new as? any Diffable {
+            try appendDiffable(from: old, to: diffable, at: path, into: &patch)
+        } else {
+            try appendPatch(from: old, to: new, at: path, into: &patch)
+        }
+    }
+
+    private static func appendDiffable<Value: Diffable>(from old: Any, to new: Value, at path: JSONPointer, into patch: inout JSONPatch) throws {
+        // `old` is of the same type: the callers' types say so.
+        guard let old = old as? Value else { return patch.append(.replace(path, try JSONValue(encoding: new))) }
+        try new.appendPatch(from: old, at: path, to: &patch)
+    }
+
+    /// Whether two values of a type that is not a plain struct are the same: `==` where the type
+    /// has it, else the same JSON.
+    private static func same<Value: Encodable>(_ old: Value, _ new: Value) throws -> Bool {
+        if let new = new as? any Equatable { return equal(new, old) }
+        return try JSONValue(encoding: old) == JSONValue(encoding: new)
+    }
+
+    private static func equal<Value: Equatable>(_ new: Value, _ old: Any) -> Bool {
+        (old as? Value) == new
+    }
+
+    /// A member's JSON.
+    private static func json(_ field: FieldCapture.Field) throws -> JSONValue {
+        switch field {
+        case .null: .null
+        case let .bool(value): .bool(value)
+        case let .string(value): .string(value)
+        case let .integer(value): .integer(value)
+        case let .unsigned(value): try JSONValue(encoding: value)
+        case let .double(value): try JSONValue(encoding: value)
+        case let .float(value): try JSONValue(encoding: value)
+        case let .value(value): try JSONValue(encoding: value)
+        }
+    }
+}
