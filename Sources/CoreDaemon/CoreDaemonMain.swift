@@ -1,10 +1,9 @@
 import ActorNode
-import Glibc
 
 /// `core-daemon`: the to-do app's core (``TodoCore``), served by the framework's host.
 @main
 enum CoreDaemonMain {
     static func main() {
-        exit(CoreHost<TodoCore>.main())
+        TodoCore.main()
     }
 }

@@ -1,10 +1,9 @@
 import ActorNode
-import Glibc
 
 /// `shell-client`: the to-do app's shell (``TodoShell``), run by the framework's shell kit.
 @main
 enum ShellClientMain {
     static func main() {
-        exit(ShellKit<TodoShell>.main())
+        TodoShell.main()
     }
 }

@@ -1,5 +1,13 @@
 import Wire
 
+/// The chat room's contract: its state, its actions, and its name (the socket at
+/// `$CHAT_SOCKET`, `$XDG_RUNTIME_DIR/chat/core.sock`, ...).
+public enum Chat: AppContract {
+    public typealias State = ChatState
+    public typealias Action = ChatAction
+    public static let name = "chat"
+}
+
 /// One message of the room; the core numbers them and never reuses a number.
 public struct Message: Codable, Sendable, Equatable, Identifiable {
     public var id: Int

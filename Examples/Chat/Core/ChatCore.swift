@@ -1,6 +1,5 @@
 import ActorNode
 import ChatContract
-import Glibc
 import Wire
 
 /// What the room's logic uses of the world: randomness, for dice rolls.
@@ -9,9 +8,9 @@ struct ChatEnvironment: Sendable {
 }
 
 /// The chat room's core: its reducer, and what the host needs to know.
+@main
 enum ChatCore: CoreApp {
-    static let program = "chat-core"
-    static let naming = AppNaming("chat")
+    typealias Contract = Chat
     static let summary = "the core of a chat room. Keeps its messages and serves chat shells."
     static let initialState = ChatState()
 
@@ -48,10 +47,4 @@ enum ChatCore: CoreApp {
         }
         return .none
     }
-}
-
-/// `chat-core`.
-@main
-enum ChatCoreMain {
-    static func main() { exit(CoreHost<ChatCore>.main()) }
 }

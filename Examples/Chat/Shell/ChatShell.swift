@@ -1,24 +1,21 @@
 import ActorNode
 import ChatContract
-import Glibc
 
 /// The chat room's shell: its verbs, and how the room reads as text.
+@main
 enum ChatShell: ShellApp {
-    static let program = "chat-shell"
-    static let naming = AppNaming("chat")
+    typealias Contract = Chat
     static let summary = "a shell of the chat room, for people and for scripts."
-    static let startHint = "'cama-launch --detach --core chat-core --shell chat-shell'"
-    static let jsonExamples = [#"{"post":{"author":"alice","text":"hi"}}  {"rename":{"from":"alice","to":"carol"}}  {"clear":{}}"#]
     static let verbs: [Verb<ChatAction>] = [
-        Verb("post", usage: "post AUTHOR TEXT", "post a message (/roll rolls a die)", example: #"send post alice "hi""#) { words throws(VerbMistake) in
+        Verb("post", usage: "post AUTHOR TEXT", "post a message (/roll rolls a die)", example: #"send post alice "hi""#) { words in
             .post(author: try words.word(), text: try words.text())
         },
-        Verb("rename", usage: "rename OLD NEW", "give an author's messages a new name", example: "send rename alice carol") { words throws(VerbMistake) in
+        Verb("rename", usage: "rename OLD NEW", "give an author's messages a new name", example: "send rename alice carol") { words in
             let (from, to) = (try words.word(), try words.word())
             try words.end()
             return .rename(from: from, to: to)
         },
-        Verb("clear", "remove every message", example: "send clear") { words throws(VerbMistake) in
+        Verb("clear", "remove every message", example: "send clear") { words in
             try words.end()
             return .clear
         },
@@ -35,10 +32,4 @@ enum ChatShell: ShellApp {
         let seen = old?.messages.last?.id ?? 0
         return new.messages.filter { $0.id > seen }.map { "\(PeerText.escaped($0.author)): \(PeerText.escaped($0.text))\n" }.joined()
     }
-}
-
-/// `chat-shell`.
-@main
-enum ChatShellMain {
-    static func main() { exit(ShellKit<ChatShell>.main()) }
 }

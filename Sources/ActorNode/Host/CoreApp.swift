@@ -1,33 +1,35 @@
 import Wire
 
-/// An app's core, described once: its state and actions, its reducer and environment, and how
-/// it is named. ``CoreHost`` turns the description into a daemon with everything else a core
-/// needs: the socket, the journal and exactly-once, recovery, `--check` and `--repair`, socket
-/// activation, readiness, the launcher's lifeline, logs, signals and exit codes.
+/// An app's core, described once: its contract, its reducer and environment. ``CoreHost``
+/// turns the description into a daemon with everything else a core needs: the socket, the
+/// journal and exactly-once, recovery, `--check` and `--repair`, socket activation, readiness,
+/// the launcher's lifeline, logs, signals and exit codes. Mark it `@main`: the program is the
+/// host's.
 ///
 /// ```swift
+/// @main
 /// enum NotesCore: CoreApp {
-///     static let program = "notes-core"
-///     static let naming = AppNaming("notes")
+///     typealias Contract = Notes
 ///     static let summary = "the core of a notes app"
 ///     static let initialState = NotesState()
 ///     static let reducer = NotesReducer.reducer
 ///     static func environment(_ services: CoreServices) -> NotesEnvironment { ... }
 /// }
-///
-/// @main enum Main { static func main() { exit(CoreHost<NotesCore>.main()) } }
 /// ```
 public protocol CoreApp: SendableMetatype {
-    /// The state the core owns: what shells see, and what the journal and snapshots keep.
-    associatedtype State: Codable & Sendable & Equatable
-    /// What clients (and the core's own effects) ask the core to do.
-    associatedtype Action: Codable & Sendable
+    /// The app's contract: its state, its actions and its name.
+    associatedtype Contract: AppContract
     /// What the reducer and its effects may use of the outside world.
     associatedtype Environment: Sendable
+    /// The state the core owns: what shells see, and what the journal and snapshots keep.
+    typealias State = Contract.State
+    /// What clients (and the core's own effects) ask the core to do.
+    typealias Action = Contract.Action
 
-    /// The daemon's name, in its messages and `--help`: `core-daemon`.
+    /// The daemon's name, in its messages and `--help`: by default the executable's own
+    /// (`chat-core`), which is the product's name.
     static var program: String { get }
-    /// Where its socket and state live by default.
+    /// Where its socket and state live by default: by default the contract's name's.
     static var naming: AppNaming { get }
     /// One line for `--help`: what this core serves.
     static var summary: String { get }
@@ -53,6 +55,10 @@ public protocol CoreApp: SendableMetatype {
 }
 
 extension CoreApp {
+    /// The executable's name.
+    public static var program: String { ProgramName.current }
+    /// The contract's name's places and variables.
+    public static var naming: AppNaming { AppNaming(Contract.name) }
     /// CAMA's version.
     public static var version: String { CAMAVersion.current }
     /// Every action is admitted.
@@ -61,6 +67,12 @@ extension CoreApp {
     /// No startup actions.
     /// - Parameter state: the state recovered.
     public static func startup(for state: State) -> [Action] { [] }
+
+    /// The core's program: ``CoreHost/main()``, then the end of the process with the status it
+    /// returns. What `@main` on a `CoreApp` runs.
+    public static func main() {
+        ProgramEntry.end(CoreHost<Self>.main())
+    }
 }
 
 /// What the host gives an app's environment.

@@ -4,30 +4,32 @@ import Wire
 /// state reads as text. ``ShellKit`` turns the description into a command with everything else
 /// a shell needs: `send` (verbs, `--json`, `-` for one action per line), `state [--json]`,
 /// `watch [--json] [--count N]`, a line-mode `attach`, reconnection and resending with the same
-/// (client, seq), the exit codes and a generated `--help`.
+/// (client, seq), the exit codes and a generated `--help`. Mark it `@main`: the program is the
+/// kit's.
 ///
 /// ```swift
+/// @main
 /// enum NotesShell: ShellApp {
-///     static let program = "notes-shell"
-///     static let naming = AppNaming("notes")
+///     typealias Contract = Notes
 ///     static let summary = "a shell of the notes app"
 ///     static let verbs: [Verb<NotesAction>] = [
-///         Verb("note", usage: "note TEXT", "write a note") { .note(try $0.text()) },
+///         Verb("note", usage: "note TEXT", "write a note", example: #"send note "buy milk""#) { .note(try $0.text()) },
 ///     ]
 ///     static func render(_ state: NotesState, revision: UInt64) -> String { ... }
 /// }
-///
-/// @main enum Main { static func main() { exit(ShellKit<NotesShell>.main()) } }
 /// ```
 public protocol ShellApp: SendableMetatype {
+    /// The app's contract: its state, its actions and its name.
+    associatedtype Contract: AppContract
     /// The state the core sends.
-    associatedtype State: Codable & Sendable
+    typealias State = Contract.State
     /// The actions this shell sends.
-    associatedtype Action: Codable & Sendable
+    typealias Action = Contract.Action
 
-    /// The command's name: `shell-client`.
+    /// The command's name: by default the executable's own (`chat-shell`), which is the
+    /// product's name.
     static var program: String { get }
-    /// Where the core's socket is by default (the core's naming).
+    /// Where the core's socket is by default: by default the contract's name's, as the core's.
     static var naming: AppNaming { get }
     /// One line for `--help`: what this shell is for.
     static var summary: String { get }
@@ -35,11 +37,13 @@ public protocol ShellApp: SendableMetatype {
     static var version: String { get }
     /// The verbs of `send` and of the line shell.
     static var verbs: [Verb<Action>] { get }
-    /// Lines of `--help` showing actions as JSON (`{"add":{"text":"buy milk"}}`); by default none.
+    /// Lines of `--help` showing actions as JSON (`{"add":{"text":"buy milk"}}`); by default
+    /// the verbs' examples, each read as its verb reads it and written as JSON.
     static var jsonExamples: [String] { get }
     /// More paragraphs for the end of `--help`; by default none.
     static var helpNotes: String { get }
-    /// How to start a core, for the message a shell prints when there is none.
+    /// How to start a core, for the message a shell prints when there is none; by default
+    /// `'cama-launch --detach --core NAME-core --shell PROGRAM'`, NAME being the contract's.
     static var startHint: String { get }
     /// The state as text for people (`state`, the line shell): lines, each ending in a newline.
     /// - Parameters:
@@ -58,10 +62,16 @@ public protocol ShellApp: SendableMetatype {
 }
 
 extension ShellApp {
+    /// The executable's name.
+    public static var program: String { ProgramName.current }
+    /// The contract's name's places and variables.
+    public static var naming: AppNaming { AppNaming(Contract.name) }
     public static var version: String { CAMAVersion.current }
-    public static var jsonExamples: [String] { [] }
+    /// The verbs' examples, as JSON.
+    public static var jsonExamples: [String] { VerbTable(verbs: verbs).jsonExamples }
     public static var helpNotes: String { "" }
-    public static var startHint: String { "'cama-launch --detach'" }
+    /// The launcher with this app's core (`NAME-core`) and this shell.
+    public static var startHint: String { "'cama-launch --detach --core \(Contract.name)-core --shell \(program)'" }
     /// The whole new state, and a blank line.
     /// - Parameters:
     ///   - old: the state printed last, if any.
@@ -71,6 +81,12 @@ extension ShellApp {
         render(new, revision: revision) + "\n"
     }
     public static var fullScreen: FullScreenAttach<State, Action>? { nil }
+
+    /// The shell's program: ``ShellKit/main()``, then the end of the process with the status it
+    /// returns. What `@main` on a `ShellApp` runs.
+    public static func main() {
+        ProgramEntry.end(ShellKit<Self>.main())
+    }
 }
 
 /// A full-screen interface for `attach` on a terminal: the signals it handles, and how to make

@@ -26,7 +26,9 @@ public struct Verb<Action>: Sendable {
     public let aliases: [String]
     /// The ways it is written.
     public let forms: [Form]
-    let parse: @Sendable (inout VerbArguments) throws(VerbMistake) -> Action
+    /// The action for the words after the verb; what it throws is a ``VerbMistake`` (the
+    /// arguments' helpers throw nothing else), and anything else is turned into one.
+    let parse: @Sendable (inout VerbArguments) throws -> Action
 
     /// How it is written, every form: `add TEXT`, or `timer start ID, timer stop`.
     public var usage: String { forms.map(\.usage).joined(separator: ", ") }
@@ -39,10 +41,11 @@ public struct Verb<Action>: Sendable {
     ///   - summary: what it does.
     ///   - example: an example for `--help`.
     ///   - parse: the action for the words after the verb (use the arguments' helpers; they
-    ///     throw mistakes that quote the usage).
+    ///     throw mistakes that quote the usage): `{ .post(author: try $0.word(), text: try
+    ///     $0.text()) }`.
     public init(
         _ name: String, aliases: [String] = [], usage: String? = nil, _ summary: String, example: String? = nil,
-        parse: @escaping @Sendable (inout VerbArguments) throws(VerbMistake) -> Action
+        parse: @escaping @Sendable (inout VerbArguments) throws -> Action
     ) {
         self.init(name, aliases: aliases, forms: [Form(usage ?? name, summary, example: example)], parse: parse)
     }
@@ -55,7 +58,7 @@ public struct Verb<Action>: Sendable {
     ///   - parse: the action for the words after the verb.
     public init(
         _ name: String, aliases: [String] = [], forms: [Form],
-        parse: @escaping @Sendable (inout VerbArguments) throws(VerbMistake) -> Action
+        parse: @escaping @Sendable (inout VerbArguments) throws -> Action
     ) {
         self.name = name
         self.aliases = aliases
@@ -67,7 +70,13 @@ public struct Verb<Action>: Sendable {
     /// - Parameter words: the arguments.
     public func action(for words: [String]) throws(VerbMistake) -> Action {
         var arguments = VerbArguments(words, usage: usage)
-        return try parse(&arguments)
+        do {
+            return try parse(&arguments)
+        } catch let mistake as VerbMistake {
+            throw mistake
+        } catch {
+            throw VerbMistake("\(error) (\(VerbMistake.usage(usage)))")
+        }
     }
 }
 
@@ -115,11 +124,12 @@ public struct VerbArguments: Sendable {
         return remaining.joined(separator: " ")
     }
 
-    /// The next word as a whole number of at least `minimum`; `what` says what it must be
-    /// ("an item id (a whole number such as 3)"), and a `#` before it is allowed when `hash`.
+    /// The next word as a whole number of at least `minimum`, `#3` read as 3 when `hash`.
     /// - Parameters:
-    ///   - what: what the number is, for the mistake.
-    ///   - minimum: the smallest number accepted.
+    ///   - what: what the number must be, as the mistake ends: `integer("an item id (a whole
+    ///     number such as 3)")` refuses `x` with `'x' is not an item id (a whole number such
+    ///     as 3)`.
+    ///   - minimum: the smallest number accepted (a smaller one is the same mistake).
     ///   - hash: whether `#3` reads as 3.
     public mutating func integer(_ what: String, minimum: Int = .min, hash: Bool = false) throws(VerbMistake) -> Int {
         let word = try word()
@@ -157,6 +167,26 @@ public struct VerbArguments: Sendable {
 /// either.
 struct VerbTable<Action: Codable & Sendable>: Sendable {
     let verbs: [Verb<Action>]
+
+    /// The verbs' examples as JSON, a few to a line, for `--help`: each example (`send add
+    /// "buy milk"`) read as the verb reads it and written as the action's JSON, so that the
+    /// JSON shown is always what the shell sends.
+    var jsonExamples: [String] {
+        var lines: [String] = []
+        var line = ""
+        for form in verbs.flatMap(\.forms) {
+            guard var words = form.example.flatMap({ try? Words.split($0) }) else { continue }
+            if words.first == "send" { words.removeFirst() }
+            guard let action = try? parse(words), let json = try? WireJSON.string(action) else { continue }
+            if !line.isEmpty, line.count + 2 + json.count > 88 {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : "  ") + json
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
 
     /// `add TEXT, clear, remove ID, ...`, for mistakes and help.
     var summary: String { verbs.map(\.usage).joined(separator: ", ") }

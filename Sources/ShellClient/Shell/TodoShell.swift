@@ -4,8 +4,8 @@ import TodoContract
 /// The to-do app's shell, as the shell kit needs to know it: its verbs, how its state reads,
 /// and its full-screen interface. The scripting commands and the line shell are the kit's.
 enum TodoShell: ShellApp {
+    typealias Contract = Todo
     static let program = "shell-client"
-    static let naming = AppNaming("cama")
     static let summary = "a shell of the CAMA to-do core, for people and for scripts."
     static let verbs = TodoVerbs.all
     static let startHint = "'cama-launch --detach' (or 'swift run cama-launch')"

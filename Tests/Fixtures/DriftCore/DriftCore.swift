@@ -1,5 +1,4 @@
 import ActorNode
-import Glibc
 import TodoContract
 import Wire
 
@@ -25,9 +24,16 @@ struct DriftState: Codable, Equatable, Sendable, Diffable {
     }
 }
 
+/// The contract: the to-do app's actions, this state, and the to-do app's name.
+enum Drift: AppContract {
+    typealias State = DriftState
+    typealias Action = AppAction
+    static let name = "cama"
+}
+
+@main
 enum DriftCore: CoreApp {
-    static let program = "drift-core"
-    static let naming = AppNaming("cama")
+    typealias Contract = Drift
     static let summary = "a to-do core whose patches do not fit its state, for tests"
     static let initialState = DriftState()
     static let reducer = Reducer<DriftState, AppAction, Void> { state, action, _ in
@@ -45,11 +51,4 @@ enum DriftCore: CoreApp {
     }
 
     static func environment(_ services: CoreServices) {}
-}
-
-@main
-enum DriftCoreMain {
-    static func main() {
-        exit(CoreHost<DriftCore>.main())
-    }
 }

@@ -1,5 +1,4 @@
 import ActorNode
-import Glibc
 import TodoContract
 import Wire
 
@@ -11,9 +10,9 @@ import Wire
 ///   reducer overflows;
 /// - `add` "recurse" recurses until the thread's stack is exhausted (SIGSEGV).
 /// The to-do app's `shell-client` works with it, since the contract is the same.
+@main
 enum TrapCore: CoreApp {
-    static let program = "trap-core"
-    static let naming = AppNaming("cama")
+    typealias Contract = Todo
     static let summary = "a to-do core that traps on purpose, for tests"
     static let initialState = AppState()
     static let reducer = Reducer<AppState, AppAction, Void> { state, action, _ in
@@ -48,12 +47,5 @@ enum TrapCore: CoreApp {
         var value = Int.max
         value += trap ? 1 : 0
         return value - Int.max
-    }
-}
-
-@main
-enum TrapCoreMain {
-    static func main() {
-        exit(CoreHost<TrapCore>.main())
     }
 }
