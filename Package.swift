@@ -14,6 +14,8 @@ let package = Package(
         .executable(name: "cama-bench", targets: ["cama-bench"]),
         .executable(name: "chat-core", targets: ["ChatCore"]),
         .executable(name: "chat-shell", targets: ["ChatShell"]),
+        .executable(name: "poll-core", targets: ["PollCore"]),
+        .executable(name: "poll-shell", targets: ["PollShell"]),
         .library(name: "Wire", targets: ["Wire"]),
         .library(name: "ActorNode", targets: ["ActorNode"]),
         .library(name: "ActorNodeTesting", targets: ["ActorNodeTesting"]),
@@ -47,6 +49,11 @@ let package = Package(
         .executableTarget(name: "ChatCore", dependencies: ["ActorNode", "ChatContract", "Wire"], path: "Examples/Chat/Core"),
         .executableTarget(name: "ChatShell", dependencies: ["ActorNode", "ChatContract"], path: "Examples/Chat/Shell"),
 
+        // The third app, a poll whose close survives a crash: a contract, a core and a shell.
+        .target(name: "PollContract", dependencies: ["Wire"], path: "Examples/Poll/Contract"),
+        .executableTarget(name: "PollCore", dependencies: ["ActorNode", "PollContract", "Wire"], path: "Examples/Poll/Core"),
+        .executableTarget(name: "PollShell", dependencies: ["ActorNode", "PollContract"], path: "Examples/Poll/Shell"),
+
         // `trap-core`: a core whose reducer traps on purpose, for the tests of the quarantine.
         .executableTarget(name: "trap-core", dependencies: ["ActorNode", "TodoContract", "Wire"], path: "Tests/Fixtures/TrapCore"),
         // `drift-core`: a core whose hand-written patches do not fit its state, for the tests of
@@ -62,7 +69,8 @@ let package = Package(
         .testTarget(name: "ActorNodeTests", dependencies: ["ActorNode", "ActorNodeTesting", "Wire"]),
         .testTarget(name: "AppTests", dependencies: ["CoreDaemon", "ShellClient", "cama-launch", "ActorNode", "ActorNodeTesting", "Wire", "TodoContract"]),
         .testTarget(name: "ChatTests", dependencies: ["ChatCore", "ChatShell", "ChatContract", "ActorNode", "ActorNodeTesting", "Wire"]),
+        .testTarget(name: "PollTests", dependencies: ["PollCore", "PollShell", "PollContract", "ActorNode", "ActorNodeTesting", "Wire"]),
         .testTarget(name: "FuzzTargetTests", dependencies: ["FuzzTargets"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ActorNode", "Wire", "TodoContract", "CoreDaemon", "ShellClient", "cama-launch", "ChatCore", "ChatShell", "trap-core", "drift-core"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ActorNode", "Wire", "TodoContract", "CoreDaemon", "ShellClient", "cama-launch", "ChatCore", "ChatShell", "PollCore", "PollShell", "trap-core", "drift-core"]),
     ]
 )

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Wire
 
 /// An app's core, described once: its contract, its reducer and environment. ``CoreHost``
@@ -75,8 +76,17 @@ extension CoreApp {
     }
 }
 
-/// What the host gives an app's environment.
-public struct CoreServices: Sendable {
+/// What the host gives an app's environment; an app that needs nothing else uses it as its
+/// environment as it is (`Reducer<State, Action, CoreServices>`, no `environment(_:)` to
+/// write).
+///
+/// Its ``now`` is the reducers' clock: the moment the action is applied, which the journal
+/// records with the action and gives again when it is replayed, so a reducer that reads it
+/// (a deadline: `environment.now.timeIntervalSince1970 + 30`) makes the same state every time.
+/// Reducers never read the live clock; effects do (``time``).
+public struct CoreServices: ActionTimedEnvironment {
+    /// The moment the action being applied is applied at: the reducers' "now".
+    public var now = Date(timeIntervalSince1970: 0)
     /// The live clock, for effects.
     public var time: any TimeSource
     /// Random numbers, for effects (never for reducers: a replay must not draw again).
@@ -94,4 +104,18 @@ public struct CoreServices: Sendable {
         self.random = random
         self.notify = notify
     }
+
+    /// These services with `moment` as the reducers' "now" (the store sets it for each action).
+    /// - Parameter moment: the moment the action is applied at.
+    public func applying(at moment: Date) -> CoreServices {
+        var copy = self
+        copy.now = moment
+        return copy
+    }
+}
+
+extension CoreApp where Environment == CoreServices {
+    /// The host's services, as they are.
+    /// - Parameter services: what the host provides.
+    public static func environment(_ services: CoreServices) -> CoreServices { services }
 }

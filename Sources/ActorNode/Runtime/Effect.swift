@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// Names a running effect, so that it can be cancelled, or replaced by a newer effect with the
 /// same id. `EffectID("timer")`, or as a literal: `"timer"`.
 public struct EffectID: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
@@ -156,6 +158,22 @@ public struct Effect<Action: Sendable>: Sendable {
         _ work: @escaping @Sendable (EffectSend<Action>) async throws -> Void
     ) -> Effect {
         Effect(steps: [.work(Work(id: id, queue: queue, body: work))])
+    }
+
+    /// Sends `action` at `deadline` (at once if it has passed), waiting on `time`; an effect
+    /// with the same id replaces it, and cancelling the id calls it off. It lives in the core's
+    /// memory: for a deadline that must hold across a crash, keep the deadline in the state and
+    /// start this again at startup (``CoreApp/startup(for:)``), as the poll example does.
+    /// - Parameters:
+    ///   - action: what to send then.
+    ///   - deadline: when.
+    ///   - id: its id, to replace or cancel it.
+    ///   - time: the clock to wait on (the environment's live clock).
+    public static func send(_ action: Action, at deadline: Date, id: EffectID, on time: any TimeSource) -> Effect {
+        .run(id: id) {
+            try await time.sleep(until: deadline)
+            return action
+        }
     }
 
     /// Cancels the running effects with these ids (and any waiting in a queue).

@@ -70,13 +70,17 @@ public struct Verb<Action>: Sendable {
     /// - Parameter words: the arguments.
     public func action(for words: [String]) throws(VerbMistake) -> Action {
         var arguments = VerbArguments(words, usage: usage)
+        let action: Action
         do {
-            return try parse(&arguments)
+            action = try parse(&arguments)
         } catch let mistake as VerbMistake {
             throw mistake
         } catch {
             throw VerbMistake("\(error) (\(VerbMistake.usage(usage)))")
         }
+        // Words the verb did not take are a mistake, without a `try words.end()` in every verb.
+        try arguments.end()
+        return action
     }
 }
 
@@ -157,7 +161,26 @@ public struct VerbArguments: Sendable {
         return value
     }
 
-    /// Throws the usage unless every word was taken.
+    /// `--name N` or `--name=N` from anywhere among the remaining words, as a whole number of at
+    /// least `minimum`; nil when the option is not there.
+    /// - Parameters:
+    ///   - name: the option, with its dashes: `--in`.
+    ///   - what: what the number must be, as the mistake ends: `integer(option: "--in", "a
+    ///     number of seconds")` refuses `--in x` with `--in needs a number of seconds, not 'x'`.
+    ///   - minimum: the smallest number accepted.
+    public mutating func integer(option name: String, _ what: String, minimum: Int = .min) throws(VerbMistake) -> Int? {
+        let text: String?
+        do {
+            text = try option(name)
+        } catch {
+            throw VerbMistake("\(name) needs \(what)")
+        }
+        guard let text else { return nil }
+        guard let number = Int(text), number >= minimum else { throw VerbMistake("\(name) needs \(what), not '\(PeerText.escaped(text))'") }
+        return number
+    }
+
+    /// Throws the usage unless every word was taken (the kit checks it after every verb too).
     public func end() throws(VerbMistake) {
         guard remaining.isEmpty else { throw .usage(usage) }
     }

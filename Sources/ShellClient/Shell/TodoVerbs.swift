@@ -79,13 +79,7 @@ enum TodoVerbs {
         switch arguments.remaining.first {
         case "start"?:
             _ = try arguments.word()
-            var seconds: Int?
-            if let text = try option(&arguments) {
-                guard let value = Int(text), value > 0 else {
-                    throw VerbMistake("--seconds needs a whole number of seconds above 0, not '\(text)'")
-                }
-                seconds = value
-            }
+            let seconds = try arguments.integer(option: "--seconds", "a whole number of seconds above 0", minimum: 1)
             guard arguments.remaining.count == 1 else { throw .usage("timer start ID [--seconds S]") }
             return .start(id: try arguments.integer(itemID, minimum: 1, hash: true), seconds: seconds)
         case "stop"?:
@@ -93,14 +87,6 @@ enum TodoVerbs {
             return .stop
         default:
             throw .usage("timer start ID [--seconds S], or timer stop")
-        }
-    }
-
-    private static func option(_ arguments: inout VerbArguments) throws(VerbMistake) -> String? {
-        do {
-            return try arguments.option("--seconds")
-        } catch {
-            throw VerbMistake("--seconds needs a number of seconds")
         }
     }
 }

@@ -8,6 +8,8 @@ enum Binary: String, CaseIterable {
     case camaBench = "cama-bench"
     case chatCore = "chat-core"
     case chatShell = "chat-shell"
+    case pollCore = "poll-core"
+    case pollShell = "poll-shell"
     /// A test fixture (Tests/Fixtures/TrapCore): a core whose reducer traps on purpose.
     case trapCore = "trap-core"
     /// A test fixture (Tests/Fixtures/DriftCore): a core whose patches do not fit its state.

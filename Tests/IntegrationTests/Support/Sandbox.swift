@@ -70,6 +70,7 @@ final class Sandbox: Sendable {
         var variables = ProcessEnvironment.current
         variables["CAMA_STATE_DIR"] = stateDirectory
         variables["CHAT_STATE_DIR"] = stateDirectory
+        variables["POLL_STATE_DIR"] = stateDirectory
         for (name, value) in environment ?? [:] { variables[name] = value }
         let process = try ChildProcess.spawn(
             executable, arguments: arguments, environment: variables,

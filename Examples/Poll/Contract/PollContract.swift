@@ -1,0 +1,39 @@
+import Wire
+
+/// A poll: people propose options and vote; it closes now or at a deadline, and then names a
+/// winner (the first option with the most votes).
+public enum Poll: AppContract {
+    public typealias State = PollState
+    public typealias Action = PollAction
+    public static let name = "poll"
+}
+
+/// An option, numbered by its place in the list from 1 (options are never removed).
+public struct PollOption: Codable, Sendable, Equatable {
+    public var text: String
+    public var votes = 0
+    public init(text: String) { self.text = text }
+}
+
+public struct PollState: Codable, Sendable, Equatable {
+    public var options: [PollOption] = []
+    public var closed = false
+    /// The winning option's number: nil until the poll closes (and left out of the JSON until
+    /// then), and after it if it had no options.
+    public var winner: Int?
+    /// When the poll closes by itself, in seconds since 1970, if it was told to.
+    public var closesAt: Double?
+
+    public init() {}
+}
+
+/// `{"propose":{"text":"pizza"}}`, `{"vote":{"number":1}}`, `{"close":{}}`,
+/// `{"closeIn":{"seconds":30}}`.
+public enum PollAction: Codable, Sendable, Equatable {
+    case propose(text: String)
+    case vote(number: Int)
+    case close
+    case closeIn(seconds: Int)
+    /// The core's own, at startup: wait again for a deadline set before a restart.
+    case resume
+}

@@ -1,0 +1,73 @@
+import ActorNode
+import Glibc
+import Testing
+import Wire
+
+/// The third app, the poll, through the real binaries: its close at a deadline survives a
+/// crash of the core (the deadline is in the state; a new core waits for it again), and its
+/// optional winner reaches every watcher as the patch the framework found for it.
+@Suite("The poll")
+struct PollAppTests {
+    private func poll(_ sandbox: Sandbox, _ arguments: String...) async throws -> Finished {
+        try await sandbox.run(.pollShell, arguments + ["--socket", sandbox.socket, "--timeout", "30"])
+    }
+
+    private func state(_ sandbox: Sandbox) async throws -> JSONValue {
+        try WireJSON.decode(JSONValue.self, from: Array(try await poll(sandbox, "state", "--json").output.utf8))
+    }
+
+    @Test("close --in, then the core SIGKILLed under cama-launch: the next core closes the poll at the deadline, once", .timeLimit(.minutes(1)))
+    func closeSurvivesACrash() async throws {
+        let sandbox = try Sandbox()
+        let launcher = try sandbox.start(.camaLaunch, ["--headless", "--core", "poll-core", "--shell", "poll-shell", "--socket", sandbox.socket])
+        defer { launcher.process.send(SIGTERM) }
+        await eventually("the launcher's poll core serves") { await corePid(sandbox.socket) != nil }
+        let watcher = try sandbox.start(.pollShell, ["watch", "--json", "--socket", sandbox.socket, "--timeout", "30"])
+        defer { watcher.process.send(SIGKILL) }
+        for words in [["propose", "pizza"], ["propose", "sushi"], ["vote", "2"], ["close", "--in", "3"]] {
+            let sent = try await sandbox.run(.pollShell, ["send"] + words + ["--socket", sandbox.socket])
+            #expect(sent.status == 0, "\(words): \(sent)")
+        }
+        let first = try #require(await corePid(sandbox.socket))
+        kill(first, SIGKILL)
+        await eventually("a new poll core") { await corePid(sandbox.socket).map { $0 != first } ?? false }
+
+        try await eventually("the poll closes by itself", timeout: .seconds(30)) { try await state(sandbox)["closed"] == .bool(true) }
+        let closed = try await state(sandbox)
+        #expect(closed["winner"]?.intValue == 2)
+        #expect(closed["closesAt"] == nil, "\(closed)")
+        // Four actions, the new core's resume, and one close: not two.
+        #expect(closed["revision"]?.intValue == 6, "\(closed)")
+        // The watcher rode through the restart and applied the winner's `add` like any patch.
+        await eventually("the watcher shows the winner") { watcher.output.split(separator: "\n").last?.contains(#""winner":2"#) == true }
+        #expect(!watcher.errorOutput.contains("does not apply"), "\(watcher.errorOutput)")
+        let late = try await poll(sandbox, "send", "vote", "1")
+        #expect(late.status == 1)
+        #expect(late.error == "poll-shell: rejected: the poll is closed (closed)\n")
+    }
+
+    @Test("a deadline that passed while no core ran closes the poll as soon as one starts", .timeLimit(.minutes(1)))
+    func deadlinePassedWhileDown() async throws {
+        let sandbox = try Sandbox()
+        let core = try sandbox.start(.pollCore, ["--socket", sandbox.socket])
+        await eventually("poll-core serves") { UnixSocket.isServing(sandbox.socket) }
+        #expect(try await poll(sandbox, "send", "propose", "pizza").status == 0)
+        #expect(try await poll(sandbox, "send", "close", "--in", "1").status == 0)
+        let deadline = try #require(try await state(sandbox)["closesAt"].flatMap { value -> Double? in
+            if case let .double(seconds) = value { return seconds }
+            return value.intValue.map(Double.init)
+        })
+        core.process.send(SIGKILL)
+        _ = await core.process.waitForExit()
+        await eventually("the deadline passes while no core runs") {
+            var now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 > deadline + 0.5
+        }
+        let next = try sandbox.start(.pollCore, ["--socket", sandbox.socket])
+        defer { next.process.send(SIGTERM) }
+        await eventually("the next poll-core serves") { UnixSocket.isServing(sandbox.socket) }
+        try await eventually("the poll is closed") { try await state(sandbox)["closed"] == .bool(true) }
+        #expect(try await state(sandbox)["winner"]?.intValue == 1)
+    }
+}

@@ -1,0 +1,95 @@
+import ActorNode
+import ActorNodeTesting
+import FoundationEssentials
+import Testing
+@testable import PollContract
+@testable import PollCore
+import Wire
+
+/// The poll's logic, under TestStore: every change expected (and every change's patch checked
+/// against the state's JSON, the optional winner's `add` among them), every effect accounted for.
+@Suite("Poll reducer")
+struct PollReducerTests {
+    private func makeStore(_ state: PollState = PollState(), time: TestTime = TestTime()) -> TestStore<PollState, PollAction, CoreServices> {
+        TestStore(state: state, reducer: PollCore.reducer, environment: CoreServices(time: time), time: time)
+    }
+
+    @Test("options, votes, and a close that names the first option with the most votes")
+    func closeNamesTheWinner() async {
+        let store = makeStore()
+        await store.send(.propose(text: "pizza")) { $0.options = [PollOption(text: "pizza")] }
+        await store.send(.propose(text: "sushi")) { $0.options.append(PollOption(text: "sushi")) }
+        await store.send(.propose(text: "tacos")) { $0.options.append(PollOption(text: "tacos")) }
+        await store.send(.vote(number: 2)) { $0.options[1].votes = 1 }
+        await store.send(.vote(number: 3)) { $0.options[2].votes = 1 }
+        await store.send(.close) {
+            $0.closed = true
+            $0.winner = 2
+        }
+        await store.send(.vote(number: 1), rejectedWith: "closed")
+        await store.finish()
+    }
+
+    @Test("close --in: the poll closes by itself at the deadline, which the state keeps")
+    func closesAtTheDeadline() async {
+        let time = TestTime()
+        let store = makeStore(time: time)
+        await store.send(.propose(text: "pizza")) { $0.options = [PollOption(text: "pizza")] }
+        await store.send(.closeIn(seconds: 30)) { $0.closesAt = time.now.timeIntervalSince1970 + 30 }
+        await time.advance(by: .seconds(29))
+        await store.send(.vote(number: 1)) { $0.options[0].votes = 1 }
+        await time.advance(by: .seconds(1))
+        await store.receive(.close) {
+            $0.closed = true
+            $0.closesAt = nil
+            $0.winner = 1
+        }
+        await store.finish()
+    }
+
+    @Test("a core that starts with a deadline waits for it again; one that passed closes the poll at once")
+    func resumesItsDeadline() async {
+        let time = TestTime()
+        var state = PollState()
+        state.closesAt = time.now.timeIntervalSince1970 - 5
+        #expect(PollCore.startup(for: state) == [.resume])
+        #expect(PollCore.startup(for: PollState()) == [])
+        let store = makeStore(state, time: time)
+        await store.send(.resume)
+        await store.receive(.close) {
+            $0.closed = true
+            $0.closesAt = nil
+        }
+        await store.finish()
+    }
+
+    @Test("a later close replaces the deadline; closing now calls it off")
+    func deadlinesReplaced() async {
+        let time = TestTime()
+        let store = makeStore(time: time)
+        let start = time.now.timeIntervalSince1970
+        await store.send(.closeIn(seconds: 10)) { $0.closesAt = start + 10 }
+        await store.send(.closeIn(seconds: 60)) { $0.closesAt = start + 60 }
+        await time.advance(by: .seconds(30))
+        await store.send(.close) {
+            $0.closed = true
+            $0.closesAt = nil
+        }
+        await time.advance(by: .seconds(60))
+        await store.finish()
+    }
+
+    @Test("what the poll refuses")
+    func refusals() async {
+        let store = makeStore()
+        await store.send(.propose(text: ""), rejectedWith: "bad_text")
+        await store.send(.propose(text: String(repeating: "x", count: 201)), rejectedWith: "bad_text")
+        await store.send(.vote(number: 1), rejectedWith: "unknown_option")
+        await store.send(.vote(number: .min), rejectedWith: "unknown_option")
+        await store.send(.closeIn(seconds: 0), rejectedWith: "bad_delay")
+        await store.send(.closeIn(seconds: 86_401), rejectedWith: "bad_delay")
+        #expect(PollCore.admits(.resume)?.code == "not_yours")
+        #expect(PollCore.admits(.close) == nil)
+        await store.finish()
+    }
+}
