@@ -1,11 +1,11 @@
 import Glibc
 import Testing
 
-/// docs/APPS.md teaches from the chat room's files: a file it quotes "whole" is quoted byte for
-/// byte, and every other Swift block that a line naming an `Examples/Chat` file introduces is
-/// made of runs of that file's lines (a line `...` leaves some out). So the guide's code is code that compiles and runs (the chat
-/// room's tests run it), never a copy that drifted.
-@Suite("The app guide quotes the chat room as it is")
+/// docs/APPS.md teaches from the example apps' files: a file it quotes "whole" is quoted byte
+/// for byte, and every other Swift block that a line naming a file of `Examples/` introduces
+/// is made of runs of that file's lines (a line `...` leaves some out). So the guide's code is
+/// code that compiles and runs (the examples' tests run it), never a copy that drifted.
+@Suite("The app guide quotes the examples as they are")
 struct GuideQuotesTests {
     /// The repository, from this file's path (Tests/ChatTests/ in it).
     static let repository: String = {
@@ -27,7 +27,7 @@ struct GuideQuotesTests {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Each Swift block of the guide with the last `Examples/Chat/...` file named before it,
+    /// Each Swift block of the guide with the `Examples/...` file named just before it,
     /// and whether that mention said "whole".
     static func quotes() -> [(file: String, whole: Bool, code: String, line: Int)] {
         guard let guide = read("docs/APPS.md") else { return [] }
@@ -55,7 +55,7 @@ struct GuideQuotesTests {
                 continue
             }
             // A mention that introduces the block: a line that names the file and ends in a colon.
-            if let range = line.firstRange(of: "`Examples/Chat/"), let end = line[range.upperBound...].firstIndex(of: "`"), line.hasSuffix(":") {
+            if let range = line.firstRange(of: "`Examples/"), let end = line[range.upperBound...].firstIndex(of: "`"), line.hasSuffix(":") {
                 file = String(line[line.index(after: range.lowerBound) ..< end])
                 whole = line[end...].hasPrefix("`, whole")
                 mentioned = number
@@ -69,7 +69,7 @@ struct GuideQuotesTests {
     @Test("a file quoted whole is the file; any other quote is a run of its lines")
     func quotesAreTheFiles() throws {
         let quotes = Self.quotes()
-        #expect(quotes.count >= 4, "the guide quotes the chat room's files: \(quotes.map(\.file))")
+        #expect(quotes.count >= 6, "the guide quotes the examples' files: \(quotes.map(\.file))")
         #expect(quotes.contains { $0.whole }, "some file is quoted whole")
         for quote in quotes {
             let source = try #require(Self.read(quote.file), "docs/APPS.md:\(quote.line) quotes \(quote.file), which is not there")
