@@ -12,6 +12,22 @@ struct PollAppTests {
         try await sandbox.run(.pollShell, arguments + ["--socket", sandbox.socket, "--timeout", "30"])
     }
 
+    /// A number of seconds in the state's JSON.
+    private func seconds(_ value: JSONValue?) -> Double? {
+        switch value {
+        case let .double(seconds)?: seconds
+        case let .integer(seconds)?: Double(seconds)
+        default: nil
+        }
+    }
+
+    /// Seconds since 1970, as the core reads them.
+    static func now() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
     private func state(_ sandbox: Sandbox) async throws -> JSONValue {
         try WireJSON.decode(JSONValue.self, from: Array(try await poll(sandbox, "state", "--json").output.utf8))
     }
@@ -24,11 +40,14 @@ struct PollAppTests {
         await eventually("the launcher's poll core serves") { await corePid(sandbox.socket) != nil }
         let watcher = try sandbox.start(.pollShell, ["watch", "--json", "--socket", sandbox.socket, "--timeout", "30"])
         defer { watcher.process.send(SIGKILL) }
-        for words in [["propose", "pizza"], ["propose", "sushi"], ["vote", "2"], ["close", "--in", "3"]] {
+        for words in [["propose", "pizza"], ["propose", "sushi"], ["vote", "2"], ["close", "--in", "8"]] {
             let sent = try await sandbox.run(.pollShell, ["send"] + words + ["--socket", sandbox.socket])
             #expect(sent.status == 0, "\(words): \(sent)")
         }
         let first = try #require(await corePid(sandbox.socket))
+        // The first core must not reach the deadline itself: it is killed well before.
+        let deadline = try #require(seconds(try await state(sandbox)["closesAt"]))
+        try #require(Self.now() < deadline - 2, "this machine took too long to kill the core before the deadline")
         kill(first, SIGKILL)
         await eventually("a new poll core") { await corePid(sandbox.socket).map { $0 != first } ?? false }
 
@@ -52,18 +71,11 @@ struct PollAppTests {
         let core = try sandbox.start(.pollCore, ["--socket", sandbox.socket])
         await eventually("poll-core serves") { UnixSocket.isServing(sandbox.socket) }
         #expect(try await poll(sandbox, "send", "propose", "pizza").status == 0)
-        #expect(try await poll(sandbox, "send", "close", "--in", "1").status == 0)
-        let deadline = try #require(try await state(sandbox)["closesAt"].flatMap { value -> Double? in
-            if case let .double(seconds) = value { return seconds }
-            return value.intValue.map(Double.init)
-        })
+        #expect(try await poll(sandbox, "send", "close", "--in", "4").status == 0)
+        let deadline = try #require(seconds(try await state(sandbox)["closesAt"]))
         core.process.send(SIGKILL)
         _ = await core.process.waitForExit()
-        await eventually("the deadline passes while no core runs") {
-            var now = timespec()
-            clock_gettime(CLOCK_REALTIME, &now)
-            return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 > deadline + 0.5
-        }
+        await eventually("the deadline passes while no core runs") { Self.now() > deadline + 0.5 }
         let next = try sandbox.start(.pollCore, ["--socket", sandbox.socket])
         defer { next.process.send(SIGTERM) }
         await eventually("the next poll-core serves") { UnixSocket.isServing(sandbox.socket) }

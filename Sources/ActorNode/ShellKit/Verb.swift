@@ -121,6 +121,12 @@ public struct VerbArguments: Sendable {
         return word
     }
 
+    /// The rest of the words as they are (perhaps none), for a verb that reads them itself.
+    public mutating func rest() -> [String] {
+        defer { remaining = [] }
+        return Array(remaining)
+    }
+
     /// The rest of the words, joined with single spaces (at least one).
     public mutating func text() throws(VerbMistake) -> String {
         guard !remaining.isEmpty else { throw .usage(usage) }

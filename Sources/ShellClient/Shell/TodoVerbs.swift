@@ -36,7 +36,7 @@ enum TodoVerbs {
             .init("counter increment|decrement|reset|randomize", "", example: "send counter increment"),
             .init("counter set N", "set the counter", example: "send counter set 5"),
         ]) { arguments throws(VerbMistake) in
-            .counter(try counter(Array(arguments.remaining)))
+            .counter(try counter(arguments.rest()))
         },
         Verb("timer", forms: [
             .init("timer start ID [--seconds S]", "focus on an item (default 25 minutes); a new start replaces a running focus", example: "send timer start 3"),
@@ -84,6 +84,7 @@ enum TodoVerbs {
             return .start(id: try arguments.integer(itemID, minimum: 1, hash: true), seconds: seconds)
         case "stop"?:
             guard arguments.remaining.count == 1 else { throw .usage("timer stop") }
+            _ = try arguments.word()
             return .stop
         default:
             throw .usage("timer start ID [--seconds S], or timer stop")
