@@ -11,7 +11,7 @@ struct LayeringTests {
     static let layers: [[String]] = [
         ["Channels"],
         ["System"],
-        ["Transport", "Runtime", "CommandLine"],
+        ["Transport", "Runtime", "CommandLine", "Terminal"],
         ["Durability", "Supervision", "Client"],
         ["Core", "Shell"],
         ["Host", "ShellKit", "Root"],

@@ -1,3 +1,4 @@
+import ActorNode
 import Testing
 @testable import ShellClient
 @testable import TodoContract

@@ -1,3 +1,4 @@
+import ActorNode
 import TodoContract
 import Wire
 

@@ -1,5 +1,5 @@
 /// A key a person pressed, decoded from the bytes a terminal sends.
-enum Key: Equatable, Sendable {
+package enum Key: Equatable, Sendable {
     case character(Character)
     case up, down, left, right
     case home, end, pageUp, pageDown
@@ -12,11 +12,13 @@ enum Key: Equatable, Sendable {
 /// keys, and the escape sequences of arrows and editing keys (both the CSI `ESC [` and SS3
 /// `ESC O` forms). A lone ESC is the Escape key once nothing follows it quickly: the caller
 /// calls ``flushEscape()`` after a short pause.
-struct KeyDecoder {
+package struct KeyDecoder {
     private var pending: [UInt8] = []
 
     /// Feeds bytes; returns the keys they complete.
-    mutating func feed(_ bytes: some Sequence<UInt8>) -> [Key] {
+    package init() {}
+
+    package mutating func feed(_ bytes: some Sequence<UInt8>) -> [Key] {
         pending += bytes
         var keys: [Key] = []
         while let (key, used) = decodeOne() {
@@ -27,10 +29,10 @@ struct KeyDecoder {
     }
 
     /// Whether a lone ESC (or an unfinished sequence) is waiting.
-    var hasPendingEscape: Bool { pending.first == 0x1B }
+    package var hasPendingEscape: Bool { pending.first == 0x1B }
 
     /// After a pause: a lone ESC is the Escape key; an unfinished sequence is dropped.
-    mutating func flushEscape() -> [Key] {
+    package mutating func flushEscape() -> [Key] {
         guard pending.first == 0x1B else { return [] }
         let lone = pending.count == 1
         pending.removeAll()

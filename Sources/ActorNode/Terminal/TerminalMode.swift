@@ -1,4 +1,3 @@
-import ActorNode
 import Glibc
 import Synchronization
 
@@ -6,31 +5,31 @@ import Synchronization
 /// echoed), the alternate screen (the shell's own screen comes back untouched afterwards), and
 /// a hidden cursor. ``restore()`` undoes all of it; it is safe to call more than once and from
 /// any path out: quitting, a stop signal, the core gone for good, an error.
-final class TerminalMode: Sendable {
+package final class TerminalMode: Sendable {
     private let saved: Mutex<termios?>
     private let fd: Int32
 
     /// The escape sequences used.
-    enum Sequence {
-        static let enterAlternateScreen = "\u{1B}[?1049h"
-        static let leaveAlternateScreen = "\u{1B}[?1049l"
-        static let hideCursor = "\u{1B}[?25l"
-        static let showCursor = "\u{1B}[?25h"
-        static let clearScreen = "\u{1B}[2J"
-        static let home = "\u{1B}[H"
-        static let clearToEndOfLine = "\u{1B}[K"
-        static let resetAttributes = "\u{1B}[0m"
-        static let reverse = "\u{1B}[7m"
-        static let bold = "\u{1B}[1m"
-        static let dim = "\u{1B}[2m"
+    package enum Sequence {
+        package static let enterAlternateScreen = "\u{1B}[?1049h"
+        package static let leaveAlternateScreen = "\u{1B}[?1049l"
+        package static let hideCursor = "\u{1B}[?25l"
+        package static let showCursor = "\u{1B}[?25h"
+        package static let clearScreen = "\u{1B}[2J"
+        package static let home = "\u{1B}[H"
+        package static let clearToEndOfLine = "\u{1B}[K"
+        package static let resetAttributes = "\u{1B}[0m"
+        package static let reverse = "\u{1B}[7m"
+        package static let bold = "\u{1B}[1m"
+        package static let dim = "\u{1B}[2m"
 
-        static func moveTo(row: Int, column: Int) -> String {
+        package static func moveTo(row: Int, column: Int) -> String {
             "\u{1B}[\(row + 1);\(column + 1)H"
         }
     }
 
     /// Takes over the terminal on `fd` (stdin), or throws if it is not a terminal.
-    init(fd: Int32 = 0) throws(SystemError) {
+    package init(fd: Int32 = 0) throws(SystemError) {
         self.fd = fd
         var original = termios()
         guard tcgetattr(fd, &original) == 0 else { throw SystemError("tcgetattr") }
@@ -50,7 +49,7 @@ final class TerminalMode: Sendable {
     }
 
     /// Gives the terminal back as it was. Idempotent.
-    func restore() {
+    package func restore() {
         let original = saved.withLock { saved -> termios? in
             defer { saved = nil }
             return saved
@@ -61,7 +60,7 @@ final class TerminalMode: Sendable {
     }
 
     /// The terminal's size in rows and columns (24x80 if it cannot say).
-    static func size(fd: Int32 = 1) -> (rows: Int, columns: Int) {
+    package static func size(fd: Int32 = 1) -> (rows: Int, columns: Int) {
         var size = winsize()
         guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0, size.ws_col > 0 else { return (24, 80) }
         return (Int(size.ws_row), Int(size.ws_col))

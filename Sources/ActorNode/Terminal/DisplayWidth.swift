@@ -2,8 +2,8 @@
 /// combining marks and other zero-width characters none, control characters none, the rest
 /// one. Measured per grapheme cluster (what a person sees as one character), so "é" written
 /// as e + accent is one column and "👍🏽" is two.
-enum DisplayWidth {
-    static func of(_ character: Character) -> Int {
+package enum DisplayWidth {
+    package static func of(_ character: Character) -> Int {
         var width = 0
         for scalar in character.unicodeScalars {
             let value = scalar.value
@@ -28,7 +28,7 @@ enum DisplayWidth {
         return width
     }
 
-    static func of(_ text: some StringProtocol) -> Int {
+    package static func of(_ text: some StringProtocol) -> Int {
         text.reduce(0) { $0 + of($1) }
     }
 
@@ -48,7 +48,7 @@ enum DisplayWidth {
 
     /// `text` cut to at most `width` columns, ending in "…" when something was cut; never splits
     /// a character, so a wide character that would straddle the edge is left out.
-    static func truncate(_ text: String, to width: Int) -> String {
+    package static func truncate(_ text: String, to width: Int) -> String {
         guard width > 0 else { return "" }
         guard of(text) > width else { return text }
         var result = ""
@@ -63,7 +63,7 @@ enum DisplayWidth {
     }
 
     /// `text` cut or padded with spaces to exactly `width` columns.
-    static func fit(_ text: String, to width: Int) -> String {
+    package static func fit(_ text: String, to width: Int) -> String {
         let cut = truncate(text, to: width)
         return cut + String(repeating: " ", count: max(0, width - of(cut)))
     }

@@ -1,24 +1,33 @@
-import ActorNode
-
 /// One line of a frame: a key saying what it shows (for people and tests), its text, and how
 /// it is drawn.
-struct ScreenLine: Equatable, Sendable {
-    enum Style: Equatable, Sendable {
+package struct ScreenLine: Equatable, Sendable {
+    package enum Style: Equatable, Sendable {
         case plain, selected, heading, dim
     }
 
-    var key: String
-    var text: String
-    var style: Style = .plain
+    package var key: String
+    package var text: String
+    package var style: Style = .plain
+
+    package init(key: String, text: String, style: Style = .plain) {
+        self.key = key
+        self.text = text
+        self.style = style
+    }
 }
 
 /// A whole screen: its lines, top to bottom, and where the cursor goes (when it is shown, for
 /// text input).
-struct ScreenFrame: Equatable, Sendable {
-    var lines: [ScreenLine]
-    var cursor: (row: Int, column: Int)?
+package struct ScreenFrame: Equatable, Sendable {
+    package var lines: [ScreenLine]
+    package var cursor: (row: Int, column: Int)?
 
-    static func == (lhs: ScreenFrame, rhs: ScreenFrame) -> Bool {
+    package init(lines: [ScreenLine], cursor: (row: Int, column: Int)? = nil) {
+        self.lines = lines
+        self.cursor = cursor
+    }
+
+    package static func == (lhs: ScreenFrame, rhs: ScreenFrame) -> Bool {
         lhs.lines == rhs.lines && lhs.cursor?.row == rhs.cursor?.row && lhs.cursor?.column == rhs.cursor?.column
     }
 }
@@ -26,13 +35,15 @@ struct ScreenFrame: Equatable, Sendable {
 /// Draws frames on a terminal, writing only the rows that changed since the last frame: a
 /// change to one item costs about one line's worth of bytes, not the whole screen (as Neovim's
 /// remote UIs and curses do).
-struct ScreenRenderer {
+package struct ScreenRenderer {
     private var previous: [ScreenLine] = []
     private var columns = 0
 
     /// The bytes that turn the screen from the last frame into `frame`. `columns` is the
     /// terminal's width; a new width redraws everything.
-    mutating func update(to frame: ScreenFrame, columns: Int) -> String {
+    package init() {}
+
+    package mutating func update(to frame: ScreenFrame, columns: Int) -> String {
         var output = ""
         if columns != self.columns || frame.lines.count != previous.count {
             output += TerminalMode.Sequence.clearScreen
@@ -55,7 +66,7 @@ struct ScreenRenderer {
     }
 
     /// Forgets the screen, so the next update draws everything (after a resize or a redraw key).
-    mutating func invalidate() {
+    package mutating func invalidate() {
         previous = []
         columns = 0
     }
