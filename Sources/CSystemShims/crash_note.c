@@ -3,12 +3,15 @@
 // handler may only call async-signal-safe functions, so this part is C: the note is a copy of
 // the input's bytes per thread (buffers reused from one input to the next), set and cleared
 // around each input, and the handler formats it with nothing but byte copies and write(2).
+// The same handler gives a shell's terminal back (raw mode off, the alternate screen left)
+// before the signal goes on, so a shell that traps does not leave its terminal unusable.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 #include "CSystemShims.h"
 
@@ -35,6 +38,18 @@ static int note_fd = -1;
 static const int guarded_signals[] = { SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSEGV, SIGBUS };
 #define GUARDED_COUNT (sizeof(guarded_signals) / sizeof(guarded_signals[0]))
 static struct sigaction previous[GUARDED_COUNT];
+static int handlers_installed;
+
+// The terminal a shell holds (raw mode, the alternate screen), given back if the process ends
+// while it holds it: by a crash (the handler below, before the signal goes on) or by exit()
+// (an atexit hook). The settings to set again and the bytes to write first are copied when the
+// shell takes the terminal; `terminal_armed` is set once they are in place.
+static volatile sig_atomic_t terminal_armed;
+static int terminal_fd = -1;
+static struct termios terminal_settings;
+static uint8_t terminal_bytes[128];
+static size_t terminal_length;
+static int terminal_exit_hook;
 
 void cama_crash_note_push(int kind, const uint8_t *client, size_t client_length, uint64_t seq, int has_seq, const uint8_t *bytes, size_t length) {
     if (depth < CAMA_CRASH_NOTE_DEPTH) {
@@ -136,9 +151,27 @@ static void restore(int signal) {
     }
 }
 
+// With what a signal handler may use: write(2) and tcsetattr(3).
+static void give_back_terminal(void) {
+    if (!terminal_armed) return;
+    terminal_armed = 0;
+    const uint8_t *next = terminal_bytes;
+    size_t length = terminal_length;
+    while (length > 0) {
+        ssize_t written = write(1, next, length);
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) break;
+        next += written;
+        length -= (size_t)written;
+    }
+    tcsetattr(terminal_fd, TCSANOW, &terminal_settings);
+}
+
 static void on_crash(int signal, siginfo_t *info, void *context) {
     (void)context;
     int saved = errno;
+    // A shell's terminal first, so that what follows (the runtime's backtrace) can be read.
+    give_back_terminal();
     if (note_fd >= 0 && depth > 0) {
         const struct cama_crash_entry *entry = &notes[(depth <= CAMA_CRASH_NOTE_DEPTH ? depth : CAMA_CRASH_NOTE_DEPTH) - 1];
         // One line of JSON, read back by the next start (CrashNote.swift).
@@ -165,8 +198,10 @@ static void on_crash(int signal, siginfo_t *info, void *context) {
     errno = saved;
 }
 
-int cama_crash_note_install(int fd) {
-    note_fd = fd;
+// Once per process, for the crash note and the terminal alike: a second installation would
+// take this handler for the previous one.
+static int install_handlers(void) {
+    if (handlers_installed) return 0;
     struct sigaction action;
     memset(&action, 0, sizeof(action));
     action.sa_sigaction = on_crash;
@@ -175,7 +210,40 @@ int cama_crash_note_install(int fd) {
     for (size_t index = 0; index < GUARDED_COUNT; index++) {
         if (sigaction(guarded_signals[index], &action, &previous[index]) != 0) return -1;
     }
+    handlers_installed = 1;
     return 0;
+}
+
+int cama_crash_note_install(int fd) {
+    note_fd = fd;
+    return install_handlers();
+}
+
+static void give_back_terminal_at_exit(void) {
+    give_back_terminal();
+}
+
+int cama_terminal_guard(int fd, const void *settings, size_t settings_size, const uint8_t *bytes, size_t length) {
+    if (settings_size != sizeof(struct termios) || length > sizeof(terminal_bytes)) {
+        errno = EINVAL;
+        return -1;
+    }
+    terminal_armed = 0;
+    memcpy(&terminal_settings, settings, settings_size);
+    memcpy(terminal_bytes, bytes, length);
+    terminal_length = length;
+    terminal_fd = fd;
+    if (!terminal_exit_hook) {
+        if (atexit(give_back_terminal_at_exit) != 0) return -1;
+        terminal_exit_hook = 1;
+    }
+    if (install_handlers() != 0) return -1;
+    terminal_armed = 1;
+    return 0;
+}
+
+void cama_terminal_unguard(void) {
+    terminal_armed = 0;
 }
 
 int cama_crash_note_prepare_thread(void) {

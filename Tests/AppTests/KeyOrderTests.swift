@@ -33,8 +33,7 @@ struct KeyOrderTests {
             await withCheckedContinuation { (continuation: CheckedContinuation<FullScreenOutcome?, Never>) in
                 SystemThread.detach(name: "test-loop") {
                     let machine = ClientMachine(hello: Hello(role: .shell, client: "keys", name: "keys"), timeout: .seconds(30), reconnection: nil, mirrors: true)
-                    var interface = FullScreenShell(socket: "in-process")
-                    interface.takesTerminal = false
+                    let interface = ScreenInterface<TodoShell>(socket: "in-process", options: AttachOptions(), takesTerminal: false)
                     let loop = FullScreenLoop(machine: machine, interface: interface, signals: [], keys: keysFD, terminal: screen) { () throws(LinkError) -> Int32 in socket }
                     continuation.resume(returning: try? loop.run())
                 }

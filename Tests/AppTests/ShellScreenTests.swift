@@ -4,6 +4,56 @@ import Testing
 @testable import TodoContract
 @testable import Wire
 
+/// The to-do app's full screen on the kit: the model, key by key, and its frames as text.
+typealias TodoModel = ScreenModel<TodoShell>
+
+extension ScreenModel where App == TodoShell {
+    /// A model at `socket` showing `state`.
+    init(socket: String = "/run/cama/core.sock", showing state: AppState, revision: UInt64 = 7) {
+        self.init(socket: socket, ui: TodoShell.DoneCount())
+        receive(state, revision: revision)
+    }
+
+    /// Presses each key in turn; returns what the last one asked for.
+    @discardableResult
+    mutating func press(_ keys: [Key]) -> [Output] {
+        var outputs: [Output] = []
+        for key in keys { outputs = press(key) }
+        return outputs
+    }
+
+    /// Types the text, a key per character.
+    mutating func type(_ text: String) {
+        press(text.map { Key.character($0) })
+    }
+
+    /// The frame's lines as text.
+    mutating func lines(rows: Int = 24, columns: Int = 80) -> [String] {
+        frame(rows: rows, columns: columns).lines.map(\.text)
+    }
+
+    var isHelp: Bool {
+        if case .help = mode { return true }
+        return false
+    }
+
+    var isNormal: Bool {
+        if case .normal = mode { return true }
+        return false
+    }
+
+    var isConfirming: Bool {
+        if case .confirm = mode { return true }
+        return false
+    }
+
+    /// The label of the prompt open, and its line.
+    var prompt: (label: String, line: InputLine)? {
+        guard case let .prompt(prompt) = mode else { return nil }
+        return (prompt.label, promptLines[prompt.label] ?? InputLine())
+    }
+}
+
 /// The full-screen shell's render function, as text frames.
 @Suite("Full-screen render")
 struct ShellScreenTests {
@@ -12,10 +62,9 @@ struct ShellScreenTests {
         return AppState(todo: TodoState(items: Array(items), nextId: count + 1))
     }
 
-    private func frame(_ state: AppState, ui: UIState = UIState(socket: "/run/cama/core.sock"), rows: Int = 24, columns: Int = 80, revision: UInt64 = 7) -> [String] {
-        var ui = ui
-        ui.follow(state.todo.items)
-        return ShellScreen.render(state, revision: revision, ui: ui, size: .init(rows: rows, columns: columns)).frame.lines.map(\.text)
+    private func frame(_ state: AppState, rows: Int = 24, columns: Int = 80, revision: UInt64 = 7) -> [String] {
+        var model = TodoModel(showing: state, revision: revision)
+        return model.lines(rows: rows, columns: columns)
     }
 
     @Test("80x24: title, list with the selection on the first item, counter and timer, status line")
@@ -41,9 +90,9 @@ struct ShellScreenTests {
     func hostileText() {
         var app = state(2, texts: ["\u{1b}[2Jwiped", "bell\u{07}\u{9b}31m"])
         app.timer = TimerState(item: 1, running: true, remaining: 60, deadline: 0)
-        var ui = UIState(socket: "/run/cama/core.sock")
-        ui.message = .init(text: "notice: \u{1b}]0;title\u{07}", kind: .info)
-        let lines = frame(app, ui: ui)
+        var model = TodoModel(showing: app)
+        model.message = .init("notice: \u{1b}]0;title\u{07}", isError: false)
+        let lines = model.lines()
         #expect(lines[1].hasPrefix("> 1 [ ] \\x1b[2Jwiped"))
         #expect(lines[2].hasPrefix("  2 [ ] bell\\x07\\x9b31m"))
         #expect(lines[22].hasSuffix("1 \\x1b[2Jwiped"))
@@ -89,42 +138,40 @@ struct ShellScreenTests {
     @Test("a long list scrolls to keep the selection visible, and no further")
     func scrolling() {
         let app = state(50)
-        var ui = UIState(socket: "s")
-        ui.follow(app.todo.items)
-        ui.moveSelection(by: 30, in: app.todo.items)
-        let (rendered, scroll, _) = ShellScreen.render(app, revision: 1, ui: ui, size: .init(rows: 10, columns: 40))
-        #expect(scroll == 31 - 7 + 1 - 1, "7 list rows; item 31 is the last shown")
-        let texts = rendered.lines.map(\.text)
+        var model = TodoModel(socket: "s", showing: app, revision: 1)
+        model.press(Array(repeating: Key.down, count: 30))
+        let texts = model.lines(rows: 10, columns: 40)
+        #expect(model.cursor.scroll == 31 - 7 + 1 - 1, "7 list rows; item 31 is the last shown")
         #expect(texts[7].hasPrefix("> 31 [ ] item 31"))
-        #expect(ShellScreen.scrollPosition(selected: 25, previous: 24, count: 50, rows: 7) == 24, "unchanged while visible")
-        #expect(ShellScreen.scrollPosition(selected: 3, previous: 24, count: 50, rows: 7) == 3)
-        #expect(ShellScreen.scrollPosition(selected: 49, previous: 0, count: 50, rows: 7) == 43)
+        #expect(ListCursor<Int>.scrollPosition(selected: 25, previous: 24, count: 50, rows: 7) == 24, "unchanged while visible")
+        #expect(ListCursor<Int>.scrollPosition(selected: 3, previous: 24, count: 50, rows: 7) == 3)
+        #expect(ListCursor<Int>.scrollPosition(selected: 49, previous: 0, count: 50, rows: 7) == 43)
     }
 
     @Test("a help taller than the screen scrolls with ↑ ↓ and shows its last key")
     func helpScrolls() {
-        var ui = UIState(socket: "s")
-        _ = ShellKeys.handle(.character("?"), ui: &ui, state: state(3))
-        var lines = frame(state(3), ui: ui, rows: 8, columns: 60)
+        var model = TodoModel(socket: "s", showing: state(3))
+        model.press("?")
+        var lines = model.lines(rows: 8, columns: 60)
         #expect(lines[1] == "  keys (↑ ↓ scroll; ? Esc q close this)")
         #expect(lines[2] == "  ↑ ↓ or j k  move the selection")
         for _ in 0 ..< 20 {
-            _ = ShellKeys.handle(.down, ui: &ui, state: state(3))
-            // As the shell does: render, and keep the scroll positions it settled on.
-            ui.helpScroll = ShellScreen.render(state(3), revision: 1, ui: ui, size: .init(rows: 8, columns: 60)).helpScroll
+            model.press(.down)
+            // As the shell does: a frame after each key, which keeps the help within its bounds.
+            _ = model.frame(rows: 8, columns: 60)
         }
-        lines = frame(state(3), ui: ui, rows: 8, columns: 60)
+        lines = model.lines(rows: 8, columns: 60)
         #expect(lines[5] == "  q           quit", "the last key is on the last help row")
-        _ = ShellKeys.handle(.character("k"), ui: &ui, state: state(3))
-        #expect(ui.mode == .help)
-        #expect(frame(state(3), ui: ui, rows: 8, columns: 60)[5] == "  Ctrl-L      redraw")
+        model.press("k")
+        #expect(model.isHelp)
+        #expect(model.lines(rows: 8, columns: 60)[5] == "  Ctrl-L      redraw")
     }
 
     @Test("? shows the keys over the list")
     func helpOverlay() {
-        var ui = UIState(socket: "s")
-        ui.mode = .help
-        let lines = frame(state(3), ui: ui)
+        var model = TodoModel(socket: "s", showing: state(3))
+        model.press("?")
+        let lines = model.lines()
         #expect(lines[1] == "  keys (? Esc q close this)")
         #expect(lines.contains("  a           add an item (Enter sends, Esc cancels)"))
         #expect(!lines.contains { $0.contains("item 1") })
@@ -132,9 +179,11 @@ struct ShellScreenTests {
 
     @Test("typing shows the text with the cursor where it is")
     func inputLine() {
-        var ui = UIState(socket: "s")
-        ui.mode = .input(.init(purpose: .add, text: Array("buy milk"), cursor: 4))
-        let (rendered, _, _) = ShellScreen.render(state(1), revision: 1, ui: ui, size: .init(rows: 10, columns: 40))
+        var model = TodoModel(socket: "s", showing: state(1), revision: 1)
+        model.press("a")
+        model.type("buy milk")
+        model.press(Array(repeating: Key.left, count: 4))
+        let rendered = model.frame(rows: 10, columns: 40)
         #expect(rendered.lines.last?.text == " add: buy milk")
         #expect(rendered.cursor?.row == 9)
         #expect(rendered.cursor?.column == 10)
@@ -142,11 +191,11 @@ struct ShellScreenTests {
 
     @Test("a message replaces the status line until the next key")
     func messages() {
-        var ui = UIState(socket: "s")
-        ui.message = .init(text: "rejected: no item with id 9", kind: .error)
-        #expect(frame(state(1), ui: ui).last == " rejected: no item with id 9")
-        _ = ShellKeys.handle(.down, ui: &ui, state: state(1))
-        #expect(ui.message == nil)
+        var model = TodoModel(socket: "s", showing: state(1))
+        model.message = .init("rejected: no item with id 9", isError: true)
+        #expect(model.lines().last == " rejected: no item with id 9")
+        model.press(.down)
+        #expect(model.message == nil)
     }
 }
 
@@ -156,84 +205,85 @@ struct ShellKeysTests {
 
     private var app: AppState { AppState(todo: TodoState(items: items, nextId: 60)) }
 
+    private func app(_ items: [TodoItem]) -> AppState { AppState(todo: TodoState(items: items, nextId: 100)) }
+
     @Test("the selection stays on the same item when others are added or removed above it")
     func selectionFollowsTheItem() {
-        var ui = UIState(socket: "s")
-        ui.follow(items)
-        #expect(ui.selectedID == 10, "the selection starts on the first item")
-        ui.moveSelection(by: 2, in: items)
-        #expect(ui.selectedID == 30)
+        var model = TodoModel(socket: "s", showing: app)
+        #expect(model.cursor.selected == 10, "the selection starts on the first item")
+        model.press([.down, .down])
+        #expect(model.cursor.selected == 30)
         var changed = items
         changed.insert(TodoItem(id: 99, text: "new"), at: 0)
         changed.remove(at: 2)
-        ui.follow(changed)
-        #expect(ui.selectedID == 30)
-        #expect(ui.selectedIndex == 2)
+        model.receive(app(changed), revision: 8)
+        #expect(model.cursor.selected == 30)
+        #expect(model.cursor.selectedIndex == 2)
         changed.removeAll { $0.id == 30 }
-        ui.follow(changed)
-        #expect(ui.selectedID == changed[2].id, "when it goes, the selection takes its place")
+        model.receive(app(changed), revision: 9)
+        #expect(model.cursor.selected == changed[2].id, "when it goes, the selection takes its place")
     }
 
     @Test("keys send the actions the help lists")
     func keys() {
-        var ui = UIState(socket: "s")
-        ui.follow(items)
-        ui.moveSelection(by: 1, in: items)
-        #expect(ShellKeys.handle(.character("x"), ui: &ui, state: app) == [.send(.todo(.toggle(id: 20)))])
-        #expect(ShellKeys.handle(.character(" "), ui: &ui, state: app) == [.send(.todo(.toggle(id: 20)))])
-        #expect(ShellKeys.handle(.character("d"), ui: &ui, state: app) == [.send(.todo(.remove(id: 20)))])
-        #expect(ShellKeys.handle(.character("J"), ui: &ui, state: app) == [.send(.todo(.move(id: 20, position: 3)))])
-        #expect(ShellKeys.handle(.character("K"), ui: &ui, state: app) == [.send(.todo(.move(id: 20, position: 1)))])
-        #expect(ShellKeys.handle(.character("+"), ui: &ui, state: app) == [.send(.counter(.increment))])
-        #expect(ShellKeys.handle(.character("-"), ui: &ui, state: app) == [.send(.counter(.decrement))])
-        #expect(ShellKeys.handle(.character("0"), ui: &ui, state: app) == [.send(.counter(.reset))])
-        #expect(ShellKeys.handle(.character("r"), ui: &ui, state: app) == [.send(.counter(.randomize))])
-        #expect(ShellKeys.handle(.character("t"), ui: &ui, state: app) == [.send(.timer(.start(id: 20, seconds: nil)))])
-        #expect(ShellKeys.handle(.character("s"), ui: &ui, state: app) == [.send(.timer(.stop))])
-        #expect(ShellKeys.handle(.character("p"), ui: &ui, state: app) == [.send(.timer(.pick))])
-        #expect(ShellKeys.handle(.character("q"), ui: &ui, state: app) == [.quit])
+        var model = TodoModel(socket: "s", showing: app)
+        model.press(.down)
+        #expect(model.press("x") == [.send(.todo(.toggle(id: 20)))])
+        #expect(model.press(" ") == [.send(.todo(.toggle(id: 20)))])
+        #expect(model.press("d") == [.send(.todo(.remove(id: 20)))])
+        #expect(model.press("J") == [.send(.todo(.move(id: 20, position: 3)))])
+        #expect(model.press("K") == [.send(.todo(.move(id: 20, position: 1)))])
+        #expect(model.press("+") == [.send(.counter(.increment))])
+        #expect(model.press("-") == [.send(.counter(.decrement))])
+        #expect(model.press("0") == [.send(.counter(.reset))])
+        #expect(model.press("r") == [.send(.counter(.randomize))])
+        #expect(model.press("t") == [.send(.timer(.start(id: 20, seconds: nil)))])
+        #expect(model.press("s") == [.send(.timer(.stop))])
+        #expect(model.press("p") == [.send(.timer(.pick))])
+        #expect(model.press("q") == [.quit])
     }
 
     @Test("clear asks first: y clears, anything else does not")
     func clearAsks() {
-        var ui = UIState(socket: "s")
-        ui.follow(items)
-        #expect(ShellKeys.handle(.character("c"), ui: &ui, state: app).isEmpty)
-        #expect(ui.mode == .confirmClear)
-        #expect(ShellKeys.handle(.character("n"), ui: &ui, state: app).isEmpty)
-        #expect(ui.mode == .normal)
-        _ = ShellKeys.handle(.character("c"), ui: &ui, state: app)
-        #expect(ShellKeys.handle(.character("y"), ui: &ui, state: app) == [.send(.todo(.clear))])
+        var model = TodoModel(socket: "s", showing: app)
+        #expect(model.press("c").isEmpty)
+        #expect(model.isConfirming)
+        #expect(model.lines().last == " clear all 5 items? (y/n)")
+        #expect(model.press("n").isEmpty)
+        #expect(model.isNormal)
+        model.press("c")
+        #expect(model.press("y") == [.send(.todo(.clear))])
     }
 
     @Test("adding and editing: a line with cursor editing; Enter sends, Esc cancels")
     func editing() {
-        var ui = UIState(socket: "s")
-        ui.follow(items)
-        _ = ShellKeys.handle(.character("a"), ui: &ui, state: app)
-        for key in [Key.character("m"), .character("l"), .character("k"), .left, .left, .character("i"), .end, .backspace, .character("k"), .home, .delete, .character("M")] {
-            _ = ShellKeys.handle(key, ui: &ui, state: app)
-        }
-        #expect(ui.mode == .input(.init(purpose: .add, text: Array("Milk"), cursor: 1)))
-        #expect(ShellKeys.handle(.enter, ui: &ui, state: app) == [.send(.todo(.add(text: "Milk")))])
-        #expect(ui.mode == .normal)
+        var model = TodoModel(socket: "s", showing: app)
+        model.press("a")
+        model.press([Key.character("m"), .character("l"), .character("k"), .left, .left, .character("i"), .end, .backspace, .character("k"), .home, .delete, .character("M")])
+        #expect(model.prompt?.label == "add: ")
+        #expect(model.prompt?.line.text == Array("Milk"))
+        #expect(model.prompt?.line.cursor == 1)
+        #expect(model.press(.enter) == [.send(.todo(.add(text: "Milk")))])
+        #expect(model.isNormal)
 
-        _ = ShellKeys.handle(.character("e"), ui: &ui, state: app)
-        #expect(ui.mode == .input(.init(purpose: .edit(id: 10), text: Array("t1"), cursor: 2)))
-        _ = ShellKeys.handle(.control("u"), ui: &ui, state: app)
-        _ = ShellKeys.handle(.character("z"), ui: &ui, state: app)
-        #expect(ShellKeys.handle(.escape, ui: &ui, state: app).isEmpty)
-        #expect(ui.mode == .normal)
+        model.press("e")
+        #expect(model.prompt?.label == "edit: ")
+        #expect(model.prompt?.line.text == Array("t1"))
+        #expect(model.prompt?.line.cursor == 2)
+        model.press(.control("u"))
+        model.press("z")
+        #expect(model.press(.escape).isEmpty)
+        #expect(model.isNormal)
     }
 
     @Test("the help overlay opens on ? and closes on ?, Esc or q")
     func help() {
-        var ui = UIState(socket: "s")
+        var model = TodoModel(socket: "s", showing: app)
         for closer in [Key.character("?"), .escape, .character("q")] {
-            _ = ShellKeys.handle(.character("?"), ui: &ui, state: app)
-            #expect(ui.mode == .help)
-            #expect(ShellKeys.handle(closer, ui: &ui, state: app).isEmpty, "q closes the help, it does not quit")
-            #expect(ui.mode == .normal)
+            model.press("?")
+            #expect(model.isHelp)
+            #expect(model.press(closer).isEmpty, "q closes the help, it does not quit")
+            #expect(model.isNormal)
         }
     }
 }
@@ -275,10 +325,9 @@ struct TerminalDecodingTests {
 @Suite("Diff rendering")
 struct ScreenRendererTests {
     private func frame(_ state: AppState, selected: Int = 0) -> ScreenFrame {
-        var ui = UIState(socket: "/run/cama/core.sock")
-        ui.follow(state.todo.items)
-        ui.moveSelection(by: selected, in: state.todo.items)
-        return ShellScreen.render(state, revision: 1, ui: ui, size: .init(rows: 24, columns: 80)).frame
+        var model = TodoModel(showing: state, revision: 1)
+        model.press(Array(repeating: Key.down, count: selected))
+        return model.frame(rows: 24, columns: 80)
     }
 
     @Test("the first frame draws everything; a change to one item writes about one line")

@@ -17,7 +17,7 @@ enum AttachCommand<App: ShellApp> {
         let timeout = options.timeout
         let machine = CoreConnection<App>.machine(
             options, role: .shell, name: "\(App.program) attach", reconnectFor: options.timeoutOption ?? .seconds(60), mirrors: true)
-        let outcome = try runLoop(fullScreen.make(path), machine: machine, signals: fullScreen.signals) { () throws(LinkError) -> Int32 in
+        let outcome = try runLoop(fullScreen.make(path, AttachOptions(options.attach)), machine: machine, signals: fullScreen.signals) { () throws(LinkError) -> Int32 in
             do throws(ServerConnector.Failure) {
                 return try ServerConnector.connectBlocking(to: path, timeout: timeout)
             } catch {

@@ -89,19 +89,28 @@ extension ShellApp {
     }
 }
 
-/// A full-screen interface for `attach` on a terminal: the signals it handles, and how to make
-/// it for a session. The shell runs it on its one loop (``FullScreenLoop``).
+/// A full-screen interface for `attach` on a terminal: the signals it handles, the options it
+/// takes, and how to make it for a session. The shell runs it on its one loop
+/// (``FullScreenLoop``). A ``ScreenApp`` gets one from the kit; an app that draws its own
+/// screen makes one.
 public struct FullScreenAttach<State: Codable & Sendable, Action: Codable & Sendable>: Sendable {
     /// The signals it handles (a resize, the stop signals); `main` blocks them first thing.
     public let signals: [Int32]
-    /// Makes the interface for a session with the core at `socket`.
-    public let make: @Sendable (_ socket: String) -> any FullScreenInterface<State, Action>
+    /// The options `attach` takes for it (listed in `--help`).
+    public let options: [AttachOption]
+    /// Makes the interface for a session with the core at `socket`, with the options given.
+    public let make: @Sendable (_ socket: String, _ options: AttachOptions) -> any FullScreenInterface<State, Action>
 
     /// - Parameters:
     ///   - signals: the signals the interface handles.
-    ///   - make: makes the interface for a session on a socket.
-    public init(signals: [Int32], make: @escaping @Sendable (_ socket: String) -> any FullScreenInterface<State, Action>) {
+    ///   - options: the options `attach` takes for it.
+    ///   - make: makes the interface for a session on a socket, with the options given.
+    public init(
+        signals: [Int32], options: [AttachOption] = [],
+        make: @escaping @Sendable (_ socket: String, _ options: AttachOptions) -> any FullScreenInterface<State, Action>
+    ) {
         self.signals = signals
+        self.options = options
         self.make = make
     }
 }

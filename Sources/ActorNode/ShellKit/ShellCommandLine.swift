@@ -6,10 +6,13 @@ package struct ShellOptions: Sendable, Equatable {
     /// to come back after a restart); nil when not given: 10 s, or 60 s for `attach`'s
     /// reconnections.
     package var timeoutOption: Duration?
+    /// The app's own options of `attach` (``AttachOption``), by name, with their values.
+    package var attach: [String: String]
 
-    package init(socket: String? = nil, timeoutOption: Duration? = nil) {
+    package init(socket: String? = nil, timeoutOption: Duration? = nil, attach: [String: String] = [:]) {
         self.socket = socket
         self.timeoutOption = timeoutOption
+        self.attach = attach
     }
 
     /// The timeout to use for an answer.
@@ -52,7 +55,10 @@ package enum ShellCommand: Sendable, Equatable {
     ///   - arguments: the words of the command line.
     ///   - program: the program's name, for usage errors.
     ///   - verbSummary: the verbs, for the error of a `send` without one (made only then).
-    package static func parse(_ arguments: [String], program: String, verbSummary: @autoclosure () -> String) throws(CommandFailure) -> (ShellOptions, ShellCommand) {
+    ///   - attachOptions: the app's own options of `attach`, by name (`--name`).
+    package static func parse(
+        _ arguments: [String], program: String, verbSummary: @autoclosure () -> String, attachOptions: [String] = []
+    ) throws(CommandFailure) -> (ShellOptions, ShellCommand) {
         var options = ShellOptions()
         var cursor = ArgumentCursor(arguments, program: program)
         var name: String?
@@ -82,6 +88,8 @@ package enum ShellCommand: Sendable, Equatable {
                 patches = true
             case .option("--count") where name == "watch":
                 count = try cursor.number(for: "--count", in: 1 ... Int.max)
+            case let .option(option) where attachOptions.contains(option) && (name == nil || name == "attach"):
+                options.attach[option] = try cursor.value(for: option)
             case let .option(option) where name == "send" && !operands.isEmpty:
                 // After the verb, anything dash-like that is not one of our options is text
                 // ("send add -5 degrees").
@@ -149,8 +157,9 @@ enum ShellHelp {
         let attach = App.fullScreen == nil
             ? ["an interactive shell: type verbs, see every change", "made by anyone"]
             : ["an interactive shell: full screen on a terminal", "(? shows its keys), else line mode (type verbs);", "shows every change made by anyone"]
+        let attachOptions = App.fullScreen?.options ?? []
         let commands: [(String, [String])] = [
-            ("\(program) [attach]", attach),
+            (([program, "[attach]"] + attachOptions.map { "[\($0.name) \($0.value)]" }).joined(separator: " "), attach),
             ("\(program) send VERB [ARGS...]", ["send one action and wait until it is applied"]),
             ("\(program) send --json JSON", ["send one action written as JSON"]),
             ("\(program) send -", ["send one action per line from stdin (verbs or JSON)"]),
@@ -198,6 +207,10 @@ enum ShellHelp {
         // The socket's search order, as long as the app's name makes it, wrapped.
         let socket = Wording.wrap("the core's socket (else \(App.naming.socketSearch))", width: Wording.helpWidth - 22)
         lines += ["  " + pad("--socket PATH", 20) + socket[0]] + socket.dropFirst().map { String(repeating: " ", count: 22) + $0 }
+        for option in attachOptions {
+            let help = Wording.wrap(option.help, width: Wording.helpWidth - 22)
+            lines += ["  " + pad("\(option.name) \(option.value)", 20) + help[0]] + help.dropFirst().map { String(repeating: " ", count: 22) + $0 }
+        }
         lines += [
             "  --timeout SECONDS   how long to wait for the core to answer, or to come back when it",
             "                      restarts (default 10; attach waits 60 for a restart)",

@@ -14,7 +14,9 @@ public enum ShellKit<App: ShellApp> {
         // Parsing starts no thread, so what follows still runs while this is the only one.
         let parsed: (ShellOptions, ShellCommand)
         do {
-            parsed = try ShellCommand.parse(Array(CommandLine.arguments.dropFirst()), program: App.program, verbSummary: VerbTable(verbs: App.verbs).summary)
+            parsed = try ShellCommand.parse(
+                Array(CommandLine.arguments.dropFirst()), program: App.program, verbSummary: VerbTable(verbs: App.verbs).summary,
+                attachOptions: App.fullScreen?.options.map(\.name) ?? [])
         } catch {
             return ProgramMain.report(error, program: App.program)
         }

@@ -1,35 +1,26 @@
+import CSystemShims
 import Glibc
 import Synchronization
 
-/// A terminal taken over for a full-screen interface: raw mode (keys arrive one by one, not
-/// echoed), the alternate screen (the shell's own screen comes back untouched afterwards), and
-/// a hidden cursor. ``restore()`` undoes all of it; it is safe to call more than once and from
-/// any path out: quitting, a stop signal, the core gone for good, an error.
+/// A terminal taken over by a shell: raw mode (keys arrive one by one, not echoed), and for a
+/// full screen the alternate screen (the shell's own screen comes back untouched afterwards)
+/// with a hidden cursor. ``restore()`` undoes all of it; it is safe to call more than once and
+/// from any path out: quitting, a stop signal, the core gone for good, an error. Should the
+/// process end without it, by a crash (a trap, a fault) or by `exit`, the crash handler of
+/// `CSystemShims` (the one the core's crash note uses) or an `atexit` hook gives the terminal
+/// back first (`cama_terminal_guard`). One terminal is taken at a time.
 package final class TerminalMode: Sendable {
     private let saved: Mutex<termios?>
     private let fd: Int32
-
-    /// The escape sequences used.
-    package enum Sequence {
-        package static let enterAlternateScreen = "\u{1B}[?1049h"
-        package static let leaveAlternateScreen = "\u{1B}[?1049l"
-        package static let hideCursor = "\u{1B}[?25l"
-        package static let showCursor = "\u{1B}[?25h"
-        package static let clearScreen = "\u{1B}[2J"
-        package static let home = "\u{1B}[H"
-        package static let clearToEndOfLine = "\u{1B}[K"
-        package static let resetAttributes = "\u{1B}[0m"
-        package static let reverse = "\u{1B}[7m"
-        package static let bold = "\u{1B}[1m"
-        package static let dim = "\u{1B}[2m"
-
-        package static func moveTo(row: Int, column: Int) -> String {
-            "\u{1B}[\(row + 1);\(column + 1)H"
-        }
-    }
+    /// What is written when the terminal is given back.
+    private let leaving: String
 
     /// Takes over the terminal on `fd` (stdin), or throws if it is not a terminal.
-    package init(fd: Int32 = 0) throws(SystemError) {
+    /// - Parameters:
+    ///   - fd: the terminal's descriptor.
+    ///   - fullScreen: whether to use the alternate screen and hide the cursor too; without it,
+    ///     only raw mode, for editing a line in place among the lines printed before.
+    package init(fd: Int32 = 0, fullScreen: Bool = true) throws(SystemError) {
         self.fd = fd
         var original = termios()
         guard tcgetattr(fd, &original) == 0 else { throw SystemError("tcgetattr") }
@@ -43,9 +34,21 @@ package final class TerminalMode: Sendable {
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
-        guard tcsetattr(fd, TCSAFLUSH, &raw) == 0 else { throw SystemError("tcsetattr") }
+        typealias Sequence = TerminalSequence
+        leaving = fullScreen ? Sequence.resetAttributes + Sequence.showCursor + Sequence.leaveAlternateScreen : Sequence.resetAttributes
+        let leavingBytes = Array(leaving.utf8)
+        guard leavingBytes.withUnsafeBytes({ bytes in
+            withUnsafeBytes(of: &original) { cama_terminal_guard(fd, $0.baseAddress, $0.count, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count) }
+        }) == 0 else { throw SystemError("cama_terminal_guard") }
+        guard tcsetattr(fd, TCSAFLUSH, &raw) == 0 else {
+            let error = SystemError("tcsetattr")
+            cama_terminal_unguard()
+            throw error
+        }
         saved = Mutex(original)
-        Self.write(Sequence.enterAlternateScreen + Sequence.hideCursor + Sequence.clearScreen + Sequence.home)
+        if fullScreen {
+            Self.write(Sequence.enterAlternateScreen + Sequence.hideCursor + Sequence.clearScreen + Sequence.home)
+        }
     }
 
     /// Gives the terminal back as it was. Idempotent.
@@ -55,18 +58,20 @@ package final class TerminalMode: Sendable {
             return saved
         }
         guard var original else { return }
-        Self.write(Sequence.resetAttributes + Sequence.showCursor + Sequence.leaveAlternateScreen)
+        Self.write(leaving)
         _ = tcsetattr(fd, TCSAFLUSH, &original)
+        cama_terminal_unguard()
     }
 
     /// The terminal's size in rows and columns (24x80 if it cannot say).
+    /// - Parameter fd: a descriptor of the terminal (stdout).
     package static func size(fd: Int32 = 1) -> (rows: Int, columns: Int) {
         var size = winsize()
         guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0, size.ws_col > 0 else { return (24, 80) }
         return (Int(size.ws_row), Int(size.ws_col))
     }
 
-    /// A direct, blocking write to stdout, for restoring the terminal on the way out.
+    /// A direct, blocking write to stdout, for taking and restoring the terminal.
     private static func write(_ text: String) {
         let bytes = Array(text.utf8)
         var offset = 0

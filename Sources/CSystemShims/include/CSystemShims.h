@@ -1,5 +1,6 @@
 // Linux system interfaces that Swift's Glibc module does not export: epoll, eventfd, signalfd and a few
-// calls that need _GNU_SOURCE or are variadic, and the crash note (a signal handler must be C).
+// calls that need _GNU_SOURCE or are variadic, and the crash note and a shell's terminal given back
+// on a crash (a signal handler must be C).
 // Kept as small as possible; everything else is written in Swift against Glibc.
 #pragma once
 
@@ -58,6 +59,16 @@ int cama_crash_note_depth(void);
 /// has a note open, it is written to `fd` as one line of JSON and synced, then the signal goes
 /// on to whoever handled it before. Returns 0, or -1 with errno set.
 int cama_crash_note_install(int fd);
+
+/// Guards a terminal the process has taken over (raw mode, the alternate screen): if the process
+/// ends by a crash signal (the handler of cama_crash_note_install, installed here if it is not
+/// yet) or by exit() before cama_terminal_unguard, `bytes` are written to stdout and `settings`
+/// (a struct termios, `settings_size` bytes) are set again on `fd`. One terminal at a time; a
+/// new guard replaces the last. Returns 0, or -1 with errno set (EINVAL: more than 128 bytes).
+int cama_terminal_guard(int fd, const void *settings, size_t settings_size, const uint8_t *bytes, size_t length);
+
+/// The terminal is given back: nothing to do for it on a crash or at exit any more.
+void cama_terminal_unguard(void);
 
 /// Gives the calling thread a signal stack of its own, so that a stack overflow can be noted.
 /// Returns 0, or -1 with errno set.

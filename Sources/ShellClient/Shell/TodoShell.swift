@@ -2,7 +2,7 @@ import ActorNode
 import TodoContract
 
 /// The to-do app's shell, as the shell kit needs to know it: its verbs, how its state reads,
-/// and its full-screen interface. The scripting commands and the line shell are the kit's.
+/// and (in TodoScreen) its full screen. The scripting commands and the line shell are the kit's.
 enum TodoShell: ShellApp {
     typealias Contract = Todo
     static let program = "shell-client"
@@ -22,7 +22,6 @@ enum TodoShell: ShellApp {
        "nextId":2}}
     When a focus completes, attach and watch print a notice (watch --json on stderr).
     """
-    static let fullScreen: FullScreenAttach<AppState, AppAction>? = FullScreenShell.attach
 
     static func render(_ state: AppState, revision: UInt64) -> String {
         StateText.render(state, revision: revision)

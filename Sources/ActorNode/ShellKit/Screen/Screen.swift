@@ -1,0 +1,19 @@
+/// What a full screen shows of a state (``ScreenApp/view(_:_:)``): rows on top (a title), a
+/// list that takes the height left, and rows below it (a summary). The kit adds the input line
+/// and the status line at the bottom. On a short terminal the rows below go first, then the
+/// rows on top, so that the list keeps two rows, and at least one.
+public struct Screen<RowID: Hashable> {
+    public var header: [Row]
+    public var list: RowList<RowID>
+    public var footer: [Row]
+
+    /// - Parameters:
+    ///   - header: rows above the list.
+    ///   - list: the list.
+    ///   - footer: rows below the list.
+    public init(header: [Row] = [], list: RowList<RowID>, footer: [Row] = []) {
+        self.header = header
+        self.list = list
+        self.footer = footer
+    }
+}
