@@ -1,7 +1,8 @@
 extension ScreenModel {
     /// The help on `?`: its heading, then a line per key: the kit's keys for moving, the app's
     /// keys and its input line's words, and the kit's keys for redrawing and quitting. Each line
-    /// is what to type, in a column of 12, then what it does.
+    /// is what to type, in a column of 12 (or as wide as the longest with two spaces), then what
+    /// it does.
     /// - Parameter kind: how the list is moved through.
     package static func helpText(for kind: RowList<App.RowID>.Kind) -> [String] {
         var entries: [(String, String)] = []
@@ -24,8 +25,9 @@ extension ScreenModel {
         }
         entries.append(("Ctrl-L", "redraw"))
         entries.append(App.input == nil ? ("q", "quit") : ("Ctrl-C", "quit"))
+        let column = max(12, (entries.map(\.0.count).max() ?? 0) + 2)
         return ["keys (? Esc q close this)"] + entries.map { typed, does in
-            typed + String(repeating: " ", count: max(2, 12 - typed.count)) + does
+            typed + String(repeating: " ", count: column - typed.count) + does
         }
     }
 
