@@ -59,6 +59,11 @@ let package = Package(
         // `drift-core`: a core whose hand-written patches do not fit its state, for the tests of
         // a shell's resync.
         .executableTarget(name: "drift-core", dependencies: ["ActorNode", "TodoContract", "Wire"], path: "Tests/Fixtures/DriftCore"),
+        // `plain-shell`: a shell with no full screen, for the tests of the line shell's editing.
+        .executableTarget(name: "plain-shell", dependencies: ["ActorNode", "TodoContract"], path: "Tests/Fixtures/PlainShell"),
+        // `trap-shell`: a full screen that traps on a key, for the test that a crash gives the
+        // terminal back.
+        .executableTarget(name: "trap-shell", dependencies: ["ActorNode", "TodoContract"], path: "Tests/Fixtures/TrapShell"),
 
         // The fuzz targets: one check per hand-written reader, run by libFuzzer through
         // scripts/fuzz.sh (whose entry, Fuzz/Entry, is no SwiftPM target) and replayed on the
@@ -71,6 +76,6 @@ let package = Package(
         .testTarget(name: "ChatTests", dependencies: ["ChatCore", "ChatShell", "ChatContract", "ActorNode", "ActorNodeTesting", "Wire"]),
         .testTarget(name: "PollTests", dependencies: ["PollCore", "PollShell", "PollContract", "ActorNode", "ActorNodeTesting", "Wire"]),
         .testTarget(name: "FuzzTargetTests", dependencies: ["FuzzTargets"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ActorNode", "Wire", "TodoContract", "CoreDaemon", "ShellClient", "cama-launch", "ChatCore", "ChatShell", "PollCore", "PollShell", "trap-core", "drift-core"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ActorNode", "Wire", "TodoContract", "CoreDaemon", "ShellClient", "cama-launch", "ChatCore", "ChatShell", "PollCore", "PollShell", "trap-core", "drift-core", "plain-shell", "trap-shell"]),
     ]
 )

@@ -10,6 +10,18 @@ enum AttachCommand<App: ShellApp> {
         App.fullScreen != nil && StandardStreams.isTerminal(0) && StandardStreams.isTerminal(1)
     }
 
+    /// Whether the line-mode `attach` edits its lines here (``LineEditor``): when stdin and
+    /// stdout are a terminal. Otherwise it reads plain lines, as scripts expect.
+    static var editsLines: Bool {
+        StandardStreams.isTerminal(0) && StandardStreams.isTerminal(1)
+    }
+
+    /// The signals the line-mode `attach` takes (blocked since `main`'s first line): the stop
+    /// signals while it edits lines, so that it gives the terminal back; none otherwise.
+    static var lineModeSignals: [Int32] {
+        editsLines ? Signals.stop : []
+    }
+
     /// The full-screen `attach`, on the calling thread (the main thread, with the interface's
     /// signals blocked since `main`'s first line): the shell's one loop.
     static func runFullScreen(_ fullScreen: FullScreenAttach<App.State, App.Action>, options: ShellOptions) throws(CommandFailure) -> ExitStatus {
@@ -45,13 +57,35 @@ enum AttachCommand<App: ShellApp> {
         try FullScreenLoop(machine: machine, interface: interface, signals: signals, connect: connect).run()
     }
 
-    /// The line-mode `attach`.
+    /// The line-mode `attach`: lines edited on a terminal, plain lines from a pipe.
     static func run(options: ShellOptions) async throws(CommandFailure) -> ExitStatus {
         let path = CoreConnection<App>.socketPath(options)
         let (link, welcome) = try await open(options)
-        await StandardStreams.out("attached to \(path) (core \(welcome.pid), \(Wording.count(welcome.shells, "shell"))); type 'help' for commands, 'quit' to leave\n")
-        let shell = LineShell<App>(link: link, input: LineReader.lines())
-        return try await shell.run()
+        let banner = "attached to \(path) (core \(welcome.pid), \(Wording.count(welcome.shells, "shell"))); type 'help' for commands, 'quit' to leave\n"
+        guard editsLines, let editor = try? LineEditor() else {
+            await StandardStreams.out(banner)
+            return try await LineShell<App>(link: link, input: LineReader.lines()).run()
+        }
+        await editor.print(banner)
+        // A stop signal gives the terminal back before the program ends.
+        let stopping = Task {
+            for await signal in Signals.receive() {
+                await editor.stop()
+                await StandardStreams.err("\(App.program): stopped by \(Signals.name(signal))\n")
+                ProgramMain.end(ExitStatus.success.rawValue)
+                return
+            }
+        }
+        defer { stopping.cancel() }
+        let shell = LineShell<App>(link: link, input: editor.lines(), output: { await editor.print($0) })
+        do {
+            let status = try await shell.run()
+            await editor.stop()
+            return status
+        } catch {
+            await editor.stop()
+            throw error
+        }
     }
 
     private static func open(_ options: ShellOptions) async throws(CommandFailure) -> (CoreConnection<App>.Link, Welcome<App.State>) {

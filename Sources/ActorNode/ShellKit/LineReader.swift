@@ -14,14 +14,7 @@ enum LineReader {
             func deliver(_ bytes: ArraySlice<UInt8>) -> Bool {
                 var line = String(decoding: bytes, as: UTF8.self)
                 if line.hasSuffix("\r") { line.removeLast() }
-                let handedOver = DispatchSemaphore(value: 0)
-                let accepted = AcceptFlag()
-                Task {
-                    accepted.set(await lines.send(line))
-                    handedOver.signal()
-                }
-                handedOver.wait()
-                return accepted.value
+                return handOver(line, to: lines)
             }
             reading: while true {
                 let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -39,6 +32,22 @@ enum LineReader {
             lines.close()
         }
         return lines
+    }
+
+    /// Gives `line` to whoever reads `lines`, blocking the calling thread (a reader's own) until
+    /// it is taken; false when the channel is closed.
+    /// - Parameters:
+    ///   - line: a line read.
+    ///   - lines: the channel of lines.
+    static func handOver(_ line: String, to lines: Chan<String>) -> Bool {
+        let handedOver = DispatchSemaphore(value: 0)
+        let accepted = AcceptFlag()
+        Task {
+            accepted.set(await lines.send(line))
+            handedOver.signal()
+        }
+        handedOver.wait()
+        return accepted.value
     }
 }
 

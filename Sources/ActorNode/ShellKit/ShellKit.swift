@@ -34,9 +34,12 @@ public enum ShellKit<App: ShellApp> {
         // Before any other thread exists: the full-screen interface's signals wait for it.
         Signals.block(handled)
         guard command == .attach, AttachCommand<App>.isFullScreen, let fullScreen = App.fullScreen else {
-            // Every other command keeps the default actions: Ctrl-C ends it.
-            Signals.unblock(handled)
-            return ProgramMain.run(program: App.program, receiving: []) { () throws(CommandFailure) in try await run(command, options: options).rawValue }
+            // The line shell editing lines on a terminal takes the stop signals, to give the
+            // terminal back; every other command keeps the default actions: Ctrl-C ends it.
+            let receiving = command == .attach ? AttachCommand<App>.lineModeSignals : []
+            Signals.unblock(handled.filter { !receiving.contains($0) })
+            Signals.block(receiving)
+            return ProgramMain.run(program: App.program, receiving: receiving) { () throws(CommandFailure) in try await run(command, options: options).rawValue }
         }
         // The full-screen interface: the shell's one loop, on this thread, taking the signals.
         return ProgramMain.runHere(program: App.program) { () throws(CommandFailure) in

@@ -14,6 +14,10 @@ enum Binary: String, CaseIterable {
     case trapCore = "trap-core"
     /// A test fixture (Tests/Fixtures/DriftCore): a core whose patches do not fit its state.
     case driftCore = "drift-core"
+    /// A test fixture (Tests/Fixtures/PlainShell): a shell with no full screen.
+    case plainShell = "plain-shell"
+    /// A test fixture (Tests/Fixtures/TrapShell): a full screen that traps on a key.
+    case trapShell = "trap-shell"
 
     /// The build directory: the test bundle's own directory.
     static let directory: String = {
