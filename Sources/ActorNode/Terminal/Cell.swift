@@ -3,7 +3,9 @@
 /// move the cursor nor change colours. Widths are display widths: a wide character takes two
 /// columns and is never cut in half.
 public struct Cell: Hashable, Sendable {
+    /// The text, as it came (escaped when drawn).
     public var text: String
+    /// How it is drawn, over its row's style.
     public var style: Style
     /// Whether the cell takes the width the row's other cells leave: cut to it with "…", or
     /// padded with spaces to it, so that the cells after it line up at the right edge.

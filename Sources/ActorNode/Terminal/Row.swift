@@ -2,7 +2,9 @@
 /// the whole line. The kit cuts it to the terminal's width (a cell that ``Cell/fills`` gives
 /// way first, else the end of the line, with "…") and escapes its text.
 public struct Row: Hashable, Sendable {
+    /// The cells, left to right.
     public var cells: [Cell]
+    /// The whole row's style, under each cell's own.
     public var style: Style
 
     /// - Parameters:

@@ -7,9 +7,13 @@ public struct Style: Hashable, Sendable {
         case black, red, green, yellow, blue, magenta, cyan, white
     }
 
+    /// Heavier text.
     public var bold: Bool
+    /// Fainter text.
     public var dim: Bool
+    /// The colours swapped (the selection's bar).
     public var reverse: Bool
+    /// Underlined text.
     public var underline: Bool
     /// The text's colour; nil for the terminal's own.
     public var color: Color?
@@ -30,9 +34,13 @@ public struct Style: Hashable, Sendable {
 
     /// The terminal's own way of drawing.
     public static let plain = Style()
+    /// Heavier text: titles, and what matters most.
     public static let bold = Style(bold: true)
+    /// Fainter text: what matters least.
     public static let dim = Style(dim: true)
+    /// The colours swapped.
     public static let reverse = Style(reverse: true)
+    /// Underlined text.
     public static let underline = Style(underline: true)
 
     /// Text in one of the eight colours.

@@ -3,8 +3,11 @@
 /// and the status line at the bottom. On a short terminal the rows below go first, then the
 /// rows on top, so that the list keeps two rows, and at least one.
 public struct Screen<RowID: Hashable> {
+    /// Rows above the list (a title).
     public var header: [Row]
+    /// The list, taking the height left.
     public var list: RowList<RowID>
+    /// Rows below the list (a summary).
     public var footer: [Row]
 
     /// - Parameters:

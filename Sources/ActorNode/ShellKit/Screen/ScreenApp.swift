@@ -61,8 +61,11 @@ public protocol ScreenApp: ShellApp {
 }
 
 extension ScreenApp {
+    /// No options of its own.
     public static var attachOptions: [AttachOption] { [] }
+    /// No keys of its own: the kit's alone.
     public static var keys: [KeyBinding<Self>] { [] }
+    /// No input line: a screen driven by keys.
     public static var input: Prompt<Self>? { nil }
 
     /// The kit, as the shell's full-screen `attach`.
