@@ -62,21 +62,23 @@ enum AttachCommand<App: ShellApp> {
         let path = CoreConnection<App>.socketPath(options)
         let (link, welcome) = try await open(options)
         let banner = "attached to \(path) (core \(welcome.pid), \(Wording.count(welcome.shells, "shell"))); type 'help' for commands, 'quit' to leave\n"
-        guard editsLines, let editor = try? LineEditor() else {
-            await StandardStreams.out(banner)
-            return try await LineShell<App>(link: link, input: LineReader.lines()).run()
-        }
-        await editor.print(banner)
-        // A stop signal gives the terminal back before the program ends.
+        let editor = editsLines ? try? LineEditor() : nil
+        // The stop signals, when this process takes them (``lineModeSignals``), give the
+        // terminal back before the program ends.
         let stopping = Task {
             for await signal in Signals.receive() {
-                await editor.stop()
+                await editor?.stop()
                 await StandardStreams.err("\(App.program): stopped by \(Signals.name(signal))\n")
                 ProgramMain.end(ExitStatus.success.rawValue)
                 return
             }
         }
         defer { stopping.cancel() }
+        guard let editor else {
+            await StandardStreams.out(banner)
+            return try await LineShell<App>(link: link, input: LineReader.lines()).run()
+        }
+        await editor.print(banner)
         let shell = LineShell<App>(link: link, input: editor.lines(), output: { await editor.print($0) })
         do {
             let status = try await shell.run()

@@ -28,8 +28,12 @@ package enum DisplayWidth {
         return width
     }
 
+    /// How many columns `text` takes: the sum of its characters'.
+    /// - Parameter text: any text.
     package static func of(_ text: some StringProtocol) -> Int {
-        text.reduce(0) { $0 + of($1) }
+        // Printable ASCII (most text) is a column a byte, without looking at any character.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        return text.reduce(0) { $0 + of($1) }
     }
 
     /// East Asian Wide and Fullwidth ranges (Unicode's EastAsianWidth W and F, the common blocks).

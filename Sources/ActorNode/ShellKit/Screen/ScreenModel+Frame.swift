@@ -44,11 +44,16 @@ extension ScreenModel {
     }
 
     /// The list's rows on screen, from the first the cursor settles on; the selected row
-    /// reversed; blank rows below the last.
+    /// reversed; blank rows below the last. A row the app gives as it was in the last frame
+    /// keeps the line it was laid out as (Shohin's keyed render: only what changed is laid out
+    /// again, and only what looks different is drawn again).
     private mutating func listLines(_ list: RowList<App.RowID>, rows: Int, columns: Int) -> [ScreenLine] {
         let first = cursor.settle(list, rows: rows)
         var lines: [ScreenLine] = []
         lines.reserveCapacity(rows)
+        var kept: [App.RowID: (row: Row, columns: Int, line: ScreenLine)] = [:]
+        kept.reserveCapacity(rows)
+        defer { laidOut = kept }
         for row in 0 ..< rows {
             let index = first + row
             guard index < list.count else {
@@ -59,7 +64,15 @@ extension ScreenModel {
             let selected = list.kind == .selecting && index == cursor.selectedIndex
             var drawn = list.row(index, selected)
             if selected { drawn.style = drawn.style + .reverse }
-            lines.append(ScreenLine(key: AnyHashable(ListRowKey(id: list.key(index))), row: drawn, columns: columns))
+            let key = list.key(index)
+            let line: ScreenLine
+            if let last = laidOut[key], last.columns == columns, last.row == drawn {
+                line = last.line
+            } else {
+                line = ScreenLine(key: AnyHashable(ListRowKey(id: key)), row: drawn, columns: columns)
+            }
+            kept[key] = (drawn, columns, line)
+            lines.append(line)
         }
         return lines
     }

@@ -62,6 +62,9 @@ package struct ScreenModel<App: ScreenApp> {
     package var page = 10
     /// The view of the state and the UI state, until either changes.
     private var screen: Screen<App.RowID>?
+    /// The list's rows on screen in the last frame, by key, as the app gave them and as they
+    /// were laid out: a row that is the same in the next frame is not laid out again.
+    var laidOut: [App.RowID: (row: Row, columns: Int, line: ScreenLine)] = [:]
 
     /// - Parameters:
     ///   - socket: the core's socket, for the status line.
