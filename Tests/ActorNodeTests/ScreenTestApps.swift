@@ -25,6 +25,13 @@ enum NotesAction: Codable, Sendable, Equatable {
     case remove(Int)
 }
 
+/// The test apps' contract.
+enum Notes: AppContract {
+    typealias State = NotesState
+    typealias Action = NotesAction
+    static let name = "notes"
+}
+
 /// Counts the rows a view made, for the tests that a long list costs only the rows shown.
 final class RowsMade {
     var count = 0
@@ -33,8 +40,8 @@ final class RowsMade {
 /// A screen of notes with a selection, driven by keys: `d` removes the selected note, `a` asks
 /// for a new one.
 enum NotesScreen: ScreenApp {
+    typealias Contract = Notes
     static let program = "notes-shell"
-    static let naming = AppNaming("notes")
     static let summary = "notes, for tests"
     static let verbs: [Verb<NotesAction>] = []
 
@@ -60,8 +67,8 @@ enum NotesScreen: ScreenApp {
 /// A log of notes shown from its end, with an input line, as a chat: the UI state is a name
 /// that `/name NEW` changes.
 enum LogScreen: ScreenApp {
+    typealias Contract = Notes
     static let program = "log-shell"
-    static let naming = AppNaming("log")
     static let summary = "a log, for tests"
     static let verbs: [Verb<NotesAction>] = []
     static let attachOptions = [AttachOption("--name", "NAME", "the name to write as")]
