@@ -17,12 +17,12 @@ struct PollReducerTests {
     @Test("options, votes, and a close that names the first option with the most votes")
     func closeNamesTheWinner() async {
         let store = makeStore()
-        await store.send(.propose(text: "pizza")) { $0.options = [PollOption(text: "pizza")] }
-        await store.send(.propose(text: "sushi")) { $0.options.append(PollOption(text: "sushi")) }
-        await store.send(.propose(text: "tacos")) { $0.options.append(PollOption(text: "tacos")) }
+        await store.send(.propose(text: "pizza")) { $0.options = [PollOption(id: 1, text: "pizza")] }
+        await store.send(.propose(text: "sushi")) { $0.options.append(PollOption(id: 2, text: "sushi")) }
+        await store.send(.propose(text: "tacos")) { $0.options.append(PollOption(id: 3, text: "tacos")) }
         await store.send(.vote(number: 2)) { $0.options[1].votes = 1 }
         await store.send(.vote(number: 3)) { $0.options[2].votes = 1 }
-        await store.send(.close) {
+        await store.send(.close()) {
             $0.closed = true
             $0.winner = 2
         }
@@ -34,12 +34,12 @@ struct PollReducerTests {
     func closesAtTheDeadline() async {
         let time = TestTime()
         let store = makeStore(time: time)
-        await store.send(.propose(text: "pizza")) { $0.options = [PollOption(text: "pizza")] }
-        await store.send(.closeIn(seconds: 30)) { $0.closesAt = time.now.timeIntervalSince1970 + 30 }
+        await store.send(.propose(text: "pizza")) { $0.options = [PollOption(id: 1, text: "pizza")] }
+        await store.send(.close(in: 30)) { $0.closesAt = time.now.timeIntervalSince1970 + 30 }
         await time.advance(by: .seconds(29))
         await store.send(.vote(number: 1)) { $0.options[0].votes = 1 }
         await time.advance(by: .seconds(1))
-        await store.receive(.close) {
+        await store.receive(.close()) {
             $0.closed = true
             $0.closesAt = nil
             $0.winner = 1
@@ -56,7 +56,7 @@ struct PollReducerTests {
         #expect(PollCore.startup(for: PollState()) == [])
         let store = makeStore(state, time: time)
         await store.send(.resume)
-        await store.receive(.close) {
+        await store.receive(.close()) {
             $0.closed = true
             $0.closesAt = nil
         }
@@ -68,10 +68,10 @@ struct PollReducerTests {
         let time = TestTime()
         let store = makeStore(time: time)
         let start = time.now.timeIntervalSince1970
-        await store.send(.closeIn(seconds: 10)) { $0.closesAt = start + 10 }
-        await store.send(.closeIn(seconds: 60)) { $0.closesAt = start + 60 }
+        await store.send(.close(in: 10)) { $0.closesAt = start + 10 }
+        await store.send(.close(in: 60)) { $0.closesAt = start + 60 }
         await time.advance(by: .seconds(30))
-        await store.send(.close) {
+        await store.send(.close()) {
             $0.closed = true
             $0.closesAt = nil
         }
@@ -80,16 +80,17 @@ struct PollReducerTests {
     }
 
     @Test("what the poll refuses")
-    func refusals() async {
+    func refusals() async throws {
         let store = makeStore()
         await store.send(.propose(text: ""), rejectedWith: "bad_text")
         await store.send(.propose(text: String(repeating: "x", count: 201)), rejectedWith: "bad_text")
         await store.send(.vote(number: 1), rejectedWith: "unknown_option")
         await store.send(.vote(number: .min), rejectedWith: "unknown_option")
-        await store.send(.closeIn(seconds: 0), rejectedWith: "bad_delay")
-        await store.send(.closeIn(seconds: 86_401), rejectedWith: "bad_delay")
-        #expect(PollCore.admits(.resume)?.code == "not_yours")
-        #expect(PollCore.admits(.close) == nil)
+        await store.send(.close(in: 0), rejectedWith: "bad_delay")
+        await store.send(.close(in: 86_401), rejectedWith: "bad_delay")
+        // JSON as clients write it.
+        #expect(try WireJSON.decode(PollAction.self, from: Array(#"{"close":{}}"#.utf8)) == .close())
+        #expect(try WireJSON.decode(PollAction.self, from: Array(#"{"close":{"in":30}}"#.utf8)) == .close(in: 30))
         await store.finish()
     }
 }

@@ -8,11 +8,12 @@ public enum Poll: AppContract {
     public static let name = "poll"
 }
 
-/// An option, numbered by its place in the list from 1 (options are never removed).
-public struct PollOption: Codable, Sendable, Equatable {
+/// An option, numbered from 1 in the order proposed (options are never removed).
+public struct PollOption: Codable, Sendable, Equatable, Identifiable {
+    public var id: Int
     public var text: String
     public var votes = 0
-    public init(text: String) { self.text = text }
+    public init(id: Int, text: String) { (self.id, self.text) = (id, text) }
 }
 
 public struct PollState: Codable, Sendable, Equatable {
@@ -27,13 +28,12 @@ public struct PollState: Codable, Sendable, Equatable {
     public init() {}
 }
 
-/// `{"propose":{"text":"pizza"}}`, `{"vote":{"number":1}}`, `{"close":{}}`,
-/// `{"closeIn":{"seconds":30}}`.
+/// `{"propose":{"text":"pizza"}}`, `{"vote":{"number":1}}`, `{"close":{}}` (now), or
+/// `{"close":{"in":30}}` (in 30 seconds).
 public enum PollAction: Codable, Sendable, Equatable {
     case propose(text: String)
     case vote(number: Int)
-    case close
-    case closeIn(seconds: Int)
+    case close(in: Int? = nil)
     /// The core's own, at startup: wait again for a deadline set before a restart.
     case resume
 }

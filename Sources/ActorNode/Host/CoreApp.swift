@@ -32,7 +32,7 @@ public protocol CoreApp: SendableMetatype {
     static var program: String { get }
     /// Where its socket and state live by default: by default the contract's name's.
     static var naming: AppNaming { get }
-    /// One line for `--help`: what this core serves.
+    /// One line for `--help`: what this core serves; by default `the core of the NAME app`.
     static var summary: String { get }
     /// The version `--version` prints; by default CAMA's.
     static var version: String { get }
@@ -60,6 +60,8 @@ extension CoreApp {
     public static var program: String { ProgramName.current }
     /// The contract's name's places and variables.
     public static var naming: AppNaming { AppNaming(Contract.name) }
+    /// `the core of the NAME app`.
+    public static var summary: String { "the core of the \(Contract.name) app." }
     /// CAMA's version.
     public static var version: String { CAMAVersion.current }
     /// Every action is admitted.

@@ -31,7 +31,7 @@ public protocol ShellApp: SendableMetatype {
     static var program: String { get }
     /// Where the core's socket is by default: by default the contract's name's, as the core's.
     static var naming: AppNaming { get }
-    /// One line for `--help`: what this shell is for.
+    /// One line for `--help`: what this shell is for; by default `a shell of the NAME app, ...`.
     static var summary: String { get }
     /// The version `--version` prints; by default CAMA's.
     static var version: String { get }
@@ -66,6 +66,8 @@ extension ShellApp {
     public static var program: String { ProgramName.current }
     /// The contract's name's places and variables.
     public static var naming: AppNaming { AppNaming(Contract.name) }
+    /// `a shell of the NAME app, for people and for scripts`.
+    public static var summary: String { "a shell of the \(Contract.name) app, for people and for scripts." }
     public static var version: String { CAMAVersion.current }
     /// The verbs' examples, as JSON.
     public static var jsonExamples: [String] { VerbTable(verbs: verbs).jsonExamples }

@@ -20,3 +20,22 @@ public struct Screen<RowID: Hashable> {
         self.footer = footer
     }
 }
+
+extension Screen {
+    /// The screen as lines of text, as ``ScreenApp/render(_:revision:)`` gives it by default:
+    /// `revision R`, the header, every row of the list (or what it shows when empty), the footer.
+    /// - Parameter revision: the state's revision.
+    package func text(revision: UInt64) -> String {
+        var text = "revision \(revision)\n"
+        func add(_ row: Row) {
+            let line = row.cells.map { PeerText.escaped($0.text) }.joined()
+            text += String(line.reversed().drop { $0 == " " }.reversed()) + "\n"
+        }
+        header.forEach(add)
+        if list.count == 0, let empty = list.empty { add(Row(empty)) }
+        for index in 0 ..< list.count { add(list.row(index, false)) }
+        footer.forEach(add)
+        return text
+    }
+}
+

@@ -80,4 +80,14 @@ extension ScreenApp where UI == Void {
     /// No UI state of the app's own.
     /// - Parameter options: the values of ``attachOptions``.
     public static func ui(_ options: AttachOptions) {}
+
+    /// The full screen as text, for `state`, `watch` and the line shell, unless the app writes
+    /// its own: `revision R`, then the view's rows (the header, every row of the list, the
+    /// footer), each cell's text escaped, one line each.
+    /// - Parameters:
+    ///   - state: the state.
+    ///   - revision: its revision.
+    public static func render(_ state: State, revision: UInt64) -> String {
+        view(state, ()).text(revision: revision)
+    }
 }
