@@ -47,8 +47,10 @@ package enum ShellCommand: Sendable, Equatable {
     case watch(format: WatchFormat, count: Int?)
     case help
     case version
+    /// `bridge`: stdin and stdout to and from the core's socket, for a client on another machine.
+    case bridge
 
-    static let names = ["attach", "send", "state", "watch", "help"]
+    static let names = ["attach", "send", "state", "watch", "bridge", "help"]
 
     /// Parses the arguments after the program's name.
     /// - Parameters:
@@ -102,7 +104,7 @@ package enum ShellCommand: Sendable, Equatable {
             case let .operand(operand):
                 if name == nil {
                     guard names.contains(operand) else {
-                        throw .usage("unknown command '\(PeerText.escaped(operand))' (expected attach, send, state or watch)", program: program)
+                        throw .usage("unknown command '\(PeerText.escaped(operand))' (expected attach, send, state, watch or bridge)", program: program)
                     }
                     name = operand
                 } else if name == "send" {
@@ -120,6 +122,8 @@ package enum ShellCommand: Sendable, Equatable {
             return (options, .attach)
         case "state"?:
             return (options, .state(json: json))
+        case "bridge"?:
+            return (options, .bridge)
         case "watch"?:
             if json, patches {
                 throw .usage("watch takes --json or --patches, not both", program: program)
@@ -166,6 +170,7 @@ enum ShellHelp {
             ("\(program) state [--json]", ["print the current state"]),
             ("\(program) watch [--json] [--count N]", ["print the state now and after every change;", "stop after N lines"]),
             ("\(program) watch --patches [--count N]", ["print each change as a JSON Patch, one line", "each (the first replaces the whole state)"]),
+            ("\(program) bridge", ["copy stdin and stdout to and from the core's", "socket, for a client on another machine:", "ssh HOST \(program) bridge"]),
         ]
         for (usage, explanation) in commands {
             if usage.count > 37 {

@@ -63,7 +63,7 @@ public enum ShellKit<App: ShellApp> {
             return try await AttachCommand<App>.run(options: options)
         case .send(.standardInput):
             return try await SendCommand<App>.lines(options: options)
-        case .send, .state, .watch:
+        case .send, .state, .watch, .bridge:
             // They block while they wait: on a thread of their own, off Swift's pool.
             guard let blocking = blocking(command) else { preconditionFailure("\(command) is one-shot") }
             let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<(ExitStatus, [UInt8]), CommandFailure>, Never>) in
@@ -93,6 +93,8 @@ public enum ShellKit<App: ShellApp> {
         case let .watch(format, count):
             // It prints as it goes.
             return { options throws(CommandFailure) in (try WatchCommand<App>.run(format: format, count: count, options: options), []) }
+        case .bridge:
+            return { options throws(CommandFailure) in (try BridgeCommand<App>.run(options: options), []) }
         case .attach, .help, .version:
             return nil
         }

@@ -1,0 +1,93 @@
+import ActorNode
+import Glibc
+import Testing
+import Wire
+
+/// `shell-client bridge`, what a client on another machine runs through ssh: its stdin and
+/// stdout carry the protocol to and from the core's socket, byte for byte, both ways at once.
+@Suite("The stdio bridge")
+struct BridgeTests {
+    /// A bridge whose stdin and stdout are one end of a socket pair, and a client on the other.
+    private func startBridge(_ sandbox: Sandbox) throws -> (ChildProcess, RawClient, errors: String) {
+        var pair: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else { throw SystemError("socketpair") }
+        let errors = sandbox.directory + "/bridge.err"
+        let stderr = open(errors, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        defer {
+            close(pair[1])
+            close(stderr)
+        }
+        let bridge = try ChildProcess.spawn(Binary.shellClient.path, arguments: ["bridge", "--socket", sandbox.socket],
+                                            standardInput: pair[1], standardOutput: pair[1], standardError: stderr)
+        // The connection's reads and writes wait on the event loop, never in the system call.
+        _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
+        return (bridge, RawClient(connection: SocketConnection(fd: pair[0])), errors)
+    }
+
+    @Test("a script through the bridge: welcome, an action, its ack; its input ends, the core's last words come through, the bridge exits 0", .timeLimit(.minutes(1)))
+    func scriptThroughTheBridge() async throws {
+        let sandbox = try Sandbox()
+        let core = try await sandbox.startCore()
+        defer { core.process.send(SIGTERM) }
+        let (bridge, client, _) = try startBridge(sandbox)
+        defer { bridge.send(SIGKILL) }
+        try await client.hello(role: "script")
+        #expect(try await client.receive()?.messageType == "welcome")
+        try await client.send(#"{"action":{"client":"raw-bridge","seq":1,"action":{"add":{"text":"over the bridge"}}}}"#)
+        #expect(try await client.receive()?["ack", "revision"]?.intValue == 1)
+        // Actions written before their input ends are all answered, then the core closes.
+        try await client.send(#"{"action":{"client":"raw-bridge","seq":2,"action":{"add":{"text":"last"}}}}"#)
+        shutdown(client.connection.fd, Int32(SHUT_WR))
+        let rest = try await client.receiveAll()
+        #expect(rest.compactMap { $0["ack", "seq"]?.intValue } == [2], "\(rest)")
+        #expect(await bridge.waitForExit(timeout: .seconds(10)) == .exited(0))
+        let state = try await sandbox.client("state").output
+        #expect(state.hasPrefix("revision 2: 2 items") && state.contains("1 [ ] over the bridge") && state.contains("2 [ ] last"), "\(state)")
+    }
+
+    @Test("3000 actions written before any answer is read: every one is answered (neither way waits on the other)", .timeLimit(.minutes(1)))
+    func noDeadlock() async throws {
+        let sandbox = try Sandbox()
+        let core = try await sandbox.startCore()
+        defer { core.process.send(SIGTERM) }
+        let (bridge, client, _) = try startBridge(sandbox)
+        defer { bridge.send(SIGKILL) }
+        try await client.hello(role: "shell")
+        #expect(try await client.receive()?.messageType == "welcome")
+        var bytes: [UInt8] = []
+        for seq in 1 ... 3000 {
+            bytes += try Frame.encode(Array(#"{"action":{"client":"raw-flood","seq":\#(seq),"action":{"counter":"increment"}}}"#.utf8))
+        }
+        let writing = Task { try await client.sendBytes(bytes) }
+        var acks = 0
+        while acks < 3000, let message = try await client.receive(timeout: .seconds(30)) {
+            if message["ack"] != nil { acks += 1 }
+        }
+        try await writing.value
+        #expect(acks == 3000)
+        #expect(try await sandbox.client("state", "--json").output.contains(#""counter":{"value":3000}"#))
+    }
+
+    @Test("SIGHUP, as a lost ssh connection sends, ends the bridge at once", .timeLimit(.minutes(1)))
+    func hangUp() async throws {
+        let sandbox = try Sandbox()
+        let core = try await sandbox.startCore()
+        defer { core.process.send(SIGTERM) }
+        let (bridge, client, _) = try startBridge(sandbox)
+        defer { bridge.send(SIGKILL) }
+        try await client.hello(role: "watcher")
+        #expect(try await client.receive()?.messageType == "welcome")
+        bridge.send(SIGHUP)
+        #expect(await bridge.waitForExit(timeout: .seconds(10)) == .signaled(SIGHUP))
+        try await eventually("the core counts no watcher") { try await attachedShells(sandbox.socket) == 0 }
+    }
+
+    @Test("no core there: one line and exit 3, as every command says it", .timeLimit(.minutes(1)))
+    func noCore() async throws {
+        let sandbox = try Sandbox()
+        let result = try await sandbox.client("bridge")
+        #expect(result.status == 3)
+        #expect(result.error.hasPrefix("shell-client: no core is serving \(sandbox.socket)"), "\(result.error)")
+        #expect(result.output.isEmpty)
+    }
+}
