@@ -18,10 +18,14 @@ struct ScriptFramesTests {
                 == (try Frame.encode(WireJSON.encode(ClientMessage<AppAction>.action(request)))))
         }
         for resync in [Resync(revision: 0, reason: "patch operation 0: no member 'winner'"), Resync(revision: 9_223_372_036_854_775_807, reason: "\u{1B}[2J \"é\" \\"),
-                       Resync(revision: 5, reason: String(repeating: "é", count: 400))] {
+                       Resync(revision: 5, reason: String(repeating: "é", count: 400)),
+                       Resync(revision: 6, reason: "a" + String(repeating: "\u{301}", count: 10_000))] {
             #expect(ScriptFrames.resync(resync) == (try Frame.encode(WireJSON.encode(ClientMessage<AppAction>.resync(resync)))))
             #expect(resync.reason.utf8.count <= Resync.maximumReasonBytes)
         }
+        // Whole characters only: 256 é are 512 bytes; one character of 10,001 scalars is none.
+        #expect(Resync.cut(String(repeating: "é", count: 400)) == String(repeating: "é", count: 256))
+        #expect(Resync.cut("a" + String(repeating: "\u{301}", count: 10_000)) == "")
         #expect(ScriptFrames.bye == (try Frame.encode(WireJSON.encode(ClientMessage<AppAction>.bye(Bye())))))
     }
 

@@ -2,18 +2,10 @@ import CSystemShims
 import Glibc
 import Synchronization
 
-/// The shape of every CAMA `main`: a synchronous `main` blocks the signals it handles, decides
-/// what to run, hands over to ``run(program:receiving:_:)``, and exits with the status it
-/// returns. The library never ends the process itself; the program's `main` does.
-///
-/// ```swift
-/// @main enum CoreMain {
-///     static func main() {
-///         Signals.block(Signals.stop)          // first, while single-threaded
-///         exit(ProgramMain.run(program: "my-core", receiving: Signals.stop) { await serve() })
-///     }
-/// }
-/// ```
+/// The shape of every CAMA program: a synchronous `main` blocks the signals it handles,
+/// decides what to run, hands over to ``run(program:receiving:_:)``, and returns the status it
+/// returns (``CoreHost/main()``, ``ShellKit/main()``, `cama-launch`'s). Nothing here ends the
+/// process: the entry point that `@main` runs does, with that status (``ProgramEntry``).
 ///
 /// Library code reports typed errors (a ``CommandFailure`` for a command); only this runner
 /// turns them into a line on stderr and an exit status.

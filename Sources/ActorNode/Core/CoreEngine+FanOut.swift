@@ -200,7 +200,7 @@ extension CoreEngine {
     func resync(_ client: EngineClient, _ request: Resync, hello: Hello) {
         if !client.reportedResync {
             client.reportedResync = true
-            let reason = PeerText.forLog(String(request.reason.prefix(Resync.maximumReasonBytes)))
+            let reason = PeerText.forLog(Resync.cut(request.reason))
             log("\(hello.role.rawValue) '\(PeerText.forLog(hello.name))' (client \(PeerText.forLog(hello.client))) could not apply the patch for revision \(request.revision): \(reason); sent it the whole state. The app's patches do not give the JSON its state encodes to: a bug of the app (PatchCheck in its tests finds it)")
         }
         pending.append(.resync(client: client.number, bytes: snapshotFrame()))

@@ -115,8 +115,10 @@ enum BridgeCommand<App: ShellApp> {
         var isEmpty: Bool { count == 0 }
 
         mutating func append(_ more: ArraySlice<UInt8>) {
-            if offset > 0, offset == bytes.count {
-                bytes.removeAll(keepingCapacity: true)
+            // What was written goes once it is most of the buffer, so that a side that keeps
+            // taking a part never lets the buffer grow past what waits for it.
+            if offset > 0, offset >= bytes.count / 2 {
+                bytes.removeSubrange(0 ..< offset)
                 offset = 0
             }
             bytes += more

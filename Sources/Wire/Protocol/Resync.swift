@@ -16,8 +16,22 @@ package struct Resync: Codable, Sendable, Equatable {
     ///   - reason: why; cut to ``maximumReasonBytes``.
     package init(revision: UInt64, reason: String) {
         self.revision = revision
-        var cut = Substring(reason)
-        while cut.utf8.count > Self.maximumReasonBytes { cut = cut.dropLast() }
-        self.reason = String(cut)
+        self.reason = Self.cut(reason)
+    }
+
+    /// `reason`'s first ``maximumReasonBytes`` bytes of UTF-8, whole characters only: what is
+    /// sent, and what the core logs of a reason a client sent (which may be longer).
+    /// - Parameter reason: any text.
+    package static func cut(_ reason: String) -> String {
+        guard reason.utf8.count > maximumReasonBytes else { return reason }
+        var bytes = 0
+        var end = reason.startIndex
+        for index in reason.indices {
+            let next = reason.index(after: index)
+            bytes += reason.utf8.distance(from: index, to: next)
+            guard bytes <= maximumReasonBytes else { break }
+            end = next
+        }
+        return String(reason[..<end])
     }
 }
