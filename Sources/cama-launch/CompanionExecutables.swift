@@ -29,45 +29,14 @@ struct LaunchTarget: Sendable {
         var arguments = ["--print-paths"]
         if let socket = options.socket { arguments += ["--socket", socket] }
         if let stateDirectory = options.stateDirectory { arguments += ["--state-dir", stateDirectory] }
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else {
-            throw CommandFailure(.rejected, "cannot ask \(core) for its paths: \(SystemError("pipe").reason)")
+        guard let asked = await ProcessOutput.capture(core, arguments: arguments, timeout: .seconds(30)) else {
+            throw CommandFailure(.rejected, "cannot ask \(core) for its paths: it could not start, or did not answer within 30 s")
         }
-        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        let process: ChildProcess
-        do {
-            process = try ChildProcess.spawn(core, arguments: arguments, standardOutput: pipeEnds[1])
-        } catch {
-            close(pipeEnds[0])
-            close(pipeEnds[1])
-            throw CommandFailure(.rejected, "cannot start \(core): \(error.reason)")
-        }
-        close(pipeEnds[1])
-        let output = await readAll(pipeEnds[0])
-        let termination = await process.waitForExit()
-        let lines = output.split(separator: "\n").map(String.init)
-        guard termination.isSuccess, lines.count == 2 else {
-            throw CommandFailure(.rejected, "\(core) is not a CAMA core: '\(PathName.fileName(of: core)) --print-paths' \(termination.isSuccess ? "printed no paths" : termination.description); choose a core built with CoreHost (--core)")
+        let lines = String(decoding: asked.output, as: UTF8.self).split(separator: "\n").map(String.init)
+        guard asked.termination.isSuccess, lines.count == 2 else {
+            throw CommandFailure(.rejected, "\(core) is not a CAMA core: '\(PathName.fileName(of: core)) --print-paths' \(asked.termination.isSuccess ? "printed no paths" : asked.termination.description); choose a core built with CoreHost (--core)")
         }
         return (lines[0], lines[1])
-    }
-
-    /// Everything a descriptor gives until its end (on a thread of its own: it blocks).
-    private static func readAll(_ fd: Int32) async -> String {
-        await withCheckedContinuation { continuation in
-            SystemThread.detach(name: "cama-paths") {
-                var bytes: [UInt8] = []
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                while true {
-                    let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                    if count < 0, errno == EINTR { continue }
-                    guard count > 0, bytes.count < 1 << 20 else { break }
-                    bytes += buffer[0 ..< count]
-                }
-                close(fd)
-                continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
-            }
-        }
     }
 }
 
@@ -95,10 +64,7 @@ enum CompanionExecutables {
         }
         let beside = PathName.join(PathName.directory(of: current), name)
         if access(beside, X_OK) == 0 { return beside }
-        for directory in (ProcessEnvironment.current["PATH"] ?? "").split(separator: ":") {
-            let candidate = PathName.join(String(directory), name)
-            if access(candidate, X_OK) == 0 { return candidate }
-        }
+        if let found = ExecutablePath.search(name) { return found }
         throw CommandFailure(.rejected, "\(name) was not found beside cama-launch (looked for \(beside)) or in $PATH; build it with 'swift build', install it beside cama-launch, or give its path with \(option)")
     }
 }

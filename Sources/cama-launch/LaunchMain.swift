@@ -35,6 +35,9 @@ enum LaunchMain {
         default:
             break
         }
+        if let host = options.ssh {
+            return try await Modes.remote(host, options: options)
+        }
         let target = try await LaunchTarget.resolve(options)
         switch options.mode {
         case .interactive:

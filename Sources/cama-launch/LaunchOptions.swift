@@ -27,6 +27,11 @@ struct LaunchOptions {
     /// How long a core has to stop after SIGTERM before it is killed.
     var grace: Duration = .seconds(5)
     var restartPolicy = RestartPolicy()
+    /// `--ssh [USER@]HOST`: the core is on that machine; a shell here attaches to it.
+    var ssh: String?
+    /// `--remote-command PATH`: the app's shell on the `--ssh` host (its cama-launch is looked
+    /// for beside it).
+    var remoteCommand: String?
 
     static let program = "cama-launch"
 
@@ -57,6 +62,10 @@ struct LaunchOptions {
       cama-launch stop           stop the core serving the socket (and its launcher)
       cama-launch status         show the launcher and the core: pids, uptime, restarts,
                                  revision, attached shells
+      cama-launch --ssh [USER@]HOST
+                                 a shell here, attached through ssh to the core on HOST,
+                                 started there ('cama-launch --detach' on HOST) unless one
+                                 serves; quitting the shell leaves that core running
 
     Options:
       --core PATH          the app's core (default: core-daemon); a name without a slash is
@@ -70,6 +79,11 @@ struct LaunchOptions {
                            (default 10)
       --grace SECONDS      how long a core has to stop after SIGTERM before it is killed
                            (default 5)
+      --remote-command PATH
+                           with --ssh: the shell on HOST (default: the --shell name, on
+                           HOST's PATH); HOST's cama-launch is looked for beside it
+                           (ssh and its options come from $CAMA_SSH, else ssh; see
+                           docs/REMOTE.md)
       --max-restarts N     give up when the core needs more than N restarts ...
       --restart-window S   ... within S seconds (defaults 5 and 30)
       -h, --help           show this help
@@ -111,6 +125,11 @@ struct LaunchOptions {
             case .option("--grace"): options.grace = try cursor.seconds(for: "--grace", in: 0 ... 3600)
             case .option("--max-restarts"): options.restartPolicy.maximumRestarts = try cursor.number(for: "--max-restarts", in: 0 ... 1000)
             case .option("--restart-window"): options.restartPolicy.window = try cursor.seconds(for: "--restart-window", in: 1 ... 86_400)
+            case .option("--ssh"):
+                let host = try cursor.value(for: "--ssh")
+                if let problem = SSHRoute.problem(host: host) { throw .usage(problem, program: program) }
+                options.ssh = host
+            case .option("--remote-command"): options.remoteCommand = try cursor.value(for: "--remote-command")
             case .option("-h"), .option("--help"): return options.with(.help)
             case .option("--version"): return options.with(.version)
             case let .option(other): throw cursor.unknown(other)
@@ -124,6 +143,12 @@ struct LaunchOptions {
             throw .usage("choose one of --headless, --detach, stop and status", program: program)
         }
         options.mode = modes.first ?? .interactive
+        if options.ssh != nil, options.mode != .interactive {
+            throw .usage("--ssh attaches a shell here to the core on HOST; run --headless, --detach, stop and status on HOST itself (ssh HOST cama-launch status)", program: program)
+        }
+        if options.remoteCommand != nil, options.ssh == nil {
+            throw .usage("--remote-command goes with --ssh HOST", program: program)
+        }
         return options
     }
 

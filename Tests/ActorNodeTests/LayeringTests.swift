@@ -14,6 +14,7 @@ struct LayeringTests {
         ["Transport", "Runtime", "CommandLine", "Terminal"],
         ["Durability", "Supervision", "Client"],
         ["Core", "Shell"],
+        ["Remote"],
         ["Host", "ShellKit", "Root"],
     ]
 

@@ -7,8 +7,9 @@ import Wire
 /// stdout carry the protocol to and from the core's socket, byte for byte, both ways at once.
 @Suite("The stdio bridge")
 struct BridgeTests {
-    /// A bridge whose stdin and stdout are one end of a socket pair, and a client on the other.
-    private func startBridge(_ sandbox: Sandbox) throws -> (ChildProcess, RawClient, errors: String) {
+    /// A bridge whose stdin and stdout are one end of a socket pair, and a client on the other,
+    /// which has read the bridge's greeting line (`cama-bridge 1`): the protocol starts after it.
+    private func startBridge(_ sandbox: Sandbox, _ extra: [String] = []) throws -> (ChildProcess, RawClient, errors: String) {
         var pair: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else { throw SystemError("socketpair") }
         let errors = sandbox.directory + "/bridge.err"
@@ -17,8 +18,17 @@ struct BridgeTests {
             close(pair[1])
             close(stderr)
         }
-        let bridge = try ChildProcess.spawn(Binary.shellClient.path, arguments: ["bridge", "--socket", sandbox.socket],
+        let bridge = try ChildProcess.spawn(Binary.shellClient.path, arguments: ["bridge", "--socket", sandbox.socket] + extra,
                                             standardInput: pair[1], standardOutput: pair[1], standardError: stderr)
+        // The greeting, a byte at a time so that nothing after it is taken (a blocking read:
+        // this runs before the connection is handed to the event loop, and the bridge greets at once).
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while line.last != UInt8(ascii: "\n"), line.count < 64, read(pair[0], &byte, 1) == 1 { line.append(byte) }
+        guard line == BridgeGreeting.line else {
+            bridge.send(SIGKILL)
+            throw SystemError("the bridge's greeting was \(String(decoding: line, as: UTF8.self).debugDescription)", code: EPROTO)
+        }
         // The connection's reads and writes wait on the event loop, never in the system call.
         _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
         return (bridge, RawClient(connection: SocketConnection(fd: pair[0])), errors)
@@ -89,5 +99,38 @@ struct BridgeTests {
         #expect(result.status == 3)
         #expect(result.error.hasPrefix("shell-client: no core is serving \(sandbox.socket)"), "\(result.error)")
         #expect(result.output.isEmpty)
+    }
+
+    @Test("--read-only: the state and its changes come through; an action gets a reject read_only and never reaches the core; a frame that is no message ends it with bad_frame", .timeLimit(.minutes(1)))
+    func readOnly() async throws {
+        let sandbox = try Sandbox()
+        let core = try await sandbox.startCore()
+        defer { core.process.send(SIGTERM) }
+        #expect(try await sandbox.client("send", "add", "before").status == 0)
+        let (bridge, client, _) = try startBridge(sandbox, ["--read-only"])
+        defer { bridge.send(SIGKILL) }
+        try await client.hello(role: "shell")
+        let welcome = try await client.receive()
+        #expect(welcome?["welcome", "revision"]?.intValue == 1)
+        // Two actions in one write: each is refused by the bridge, in order, with its seq.
+        try await client.sendBytes(
+            try Frame.encode(Array(#"{"action":{"client":"raw-ro","seq":1,"action":{"add":{"text":"sneaky"}}}}"#.utf8))
+                + Frame.encode(Array(#"{"action":{"client":"raw-ro","seq":2,"action":{"counter":"increment"}}}"#.utf8)))
+        for seq in 1 ... 2 {
+            let answer = try await client.receive()
+            #expect(answer?["reject", "code"]?.stringValue == "read_only", "\(String(describing: answer))")
+            #expect(answer?["reject", "seq"]?.intValue == Int64(seq))
+        }
+        // A change made elsewhere comes through as usual, whole frames between the rejects.
+        #expect(try await sandbox.client("send", "add", "after").status == 0)
+        let rendition = try await client.receive()
+        #expect(rendition?["rendition", "revision"]?.intValue == 2, "\(String(describing: rendition))")
+        let state = try await sandbox.client("state").output
+        #expect(state.hasPrefix("revision 2: 2 items") && !state.contains("sneaky"), "\(state)")
+        // Not a message: the bridge answers as the core would, and ends.
+        try await client.send(#"{"sing":{}}"#)
+        let error = try await client.receive()
+        #expect(error?["error", "code"]?.stringValue == "bad_frame", "\(String(describing: error))")
+        #expect(await bridge.waitForExit(timeout: .seconds(10)) == .exited(0))
     }
 }

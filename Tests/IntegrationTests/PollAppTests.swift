@@ -40,7 +40,7 @@ struct PollAppTests {
         await eventually("the launcher's poll core serves") { await corePid(sandbox.socket) != nil }
         let watcher = try sandbox.start(.pollShell, ["watch", "--json", "--socket", sandbox.socket, "--timeout", "30"])
         defer { watcher.process.send(SIGKILL) }
-        for words in [["propose", "pizza"], ["propose", "sushi"], ["vote", "2"], ["close", "--in", "8"]] {
+        for words in [["propose", "pizza"], ["propose", "sushi"], ["vote", "2"], ["close", "--in", "20"]] {
             let sent = try await sandbox.run(.pollShell, ["send"] + words + ["--socket", sandbox.socket])
             #expect(sent.status == 0, "\(words): \(sent)")
         }

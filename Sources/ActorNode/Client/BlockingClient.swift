@@ -12,7 +12,9 @@ import Wire
 package final class BlockingClient {
     /// The protocol's state: the mirror, the welcome, what is unanswered.
     package private(set) var machine: ClientMachine
-    private let path: String
+    /// Opens a connection to the core (a socket here, or ssh to another machine): the
+    /// connected socket, or why not.
+    private let connection: () throws(LinkError) -> Int32
     /// The whole command's deadline, if it has one.
     private let giveUp: ContinuousClock.Instant?
     private var stream: BlockingStream?
@@ -20,11 +22,11 @@ package final class BlockingClient {
     private var pending: [ClientEvent] = []
 
     /// - Parameters:
-    ///   - path: the core's socket.
     ///   - machine: the protocol's state, not started.
     ///   - giveUp: the whole command's deadline, if it has one.
-    package init(path: String, machine: ClientMachine, giveUp: ContinuousClock.Instant? = nil) {
-        self.path = path
+    ///   - connect: opens a connection to the core, on this thread (it may block).
+    package init(machine: ClientMachine, giveUp: ContinuousClock.Instant? = nil, connect: @escaping () throws(LinkError) -> Int32) {
+        self.connection = connect
         self.machine = machine
         self.giveUp = giveUp
     }
@@ -121,12 +123,12 @@ package final class BlockingClient {
     }
 
     private func connect() {
-        do {
-            let fd = try ServerConnector.connectBlocking(to: path, timeout: machine.timeout)
+        do throws(LinkError) {
+            let fd = try connection()
             stream = BlockingStream(fd: fd)
             perform(machine.connected(now: .now))
         } catch {
-            perform(machine.connectFailed(Self.linkError(error), now: .now))
+            perform(machine.connectFailed(error, now: .now))
         }
     }
 

@@ -31,7 +31,8 @@ package enum ClientEvent: Equatable, Sendable {
     case notice(String)
     /// How many shells and watchers are attached now.
     case presence(shells: Int)
-    /// The connection was lost (the reason says how); the machine is reconnecting. Actions
+    /// The connection was lost; the machine is reconnecting. The text says how it was lost and
+    /// that it is reconnecting, and where to ("...; reconnecting to HOST"). Actions
     /// submitted meanwhile wait, and are sent (or sent again) once it is back.
     case reconnecting(String)
     /// Back, at this revision: a new welcome, whose state replaced the mirror's (it may be older

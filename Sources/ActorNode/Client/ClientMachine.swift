@@ -20,10 +20,21 @@ package struct ClientMachine {
     package struct Reconnection: Sendable, Equatable {
         /// Give up when the core has been unreachable this long.
         package var window: Duration
+        /// Where the core is, when it is not on this machine (the ssh host): "reconnecting to
+        /// HOST" says so.
+        package var target: String?
 
-        /// - Parameter window: how long to keep trying.
-        package init(window: Duration) {
+        /// - Parameters:
+        ///   - window: how long to keep trying.
+        ///   - target: the host the core is on, if it is another machine.
+        package init(window: Duration, target: String? = nil) {
             self.window = window
+            self.target = target
+        }
+
+        /// What a client says when it has lost the core: `reason`, and that it is reconnecting.
+        func announcement(_ reason: String) -> String {
+            "\(reason); reconnecting" + (target.map { " to \(PeerText.escaped($0))" } ?? "")
         }
     }
 
@@ -457,7 +468,7 @@ package struct ClientMachine {
             opening = nil
             outputs.append(.event(.welcomed(revision: received.revision, shells: received.shells, pid: received.pid)))
         } else {
-            if let rejoining, !rejoining.announced { outputs.append(.event(.reconnecting(rejoining.reason))) }
+            if let rejoining, !rejoining.announced { outputs.append(.event(.reconnecting(reconnection?.announcement(rejoining.reason) ?? rejoining.reason))) }
             rejoining = nil
             outputs.append(.event(.reconnected(revision: revision)))
         }
@@ -481,7 +492,7 @@ package struct ClientMachine {
         phase = .waiting(until: now + rejoining.backoff.next())
         self.rejoining = rejoining
         var outputs: [ClientOutput] = [.disconnect]
-        if !goodbye { outputs.append(.event(.reconnecting(reason))) }
+        if !goodbye { outputs.append(.event(.reconnecting(reconnection.announcement(reason)))) }
         return outputs
     }
 
@@ -492,7 +503,7 @@ package struct ClientMachine {
             switch error {
             case .versionMismatch, .protocolError, .goodbye, .untrusted:
                 return end(error, connected: connected)
-            case .closed, .timedOut, .unreachable, .noSocket:
+            case .closed, .timedOut, .unreachable, .noSocket, .remote:
                 guard reconnection != nil, now < opening.deadline else { return end(error, connected: connected) }
                 phase = .waiting(until: now + opening.backoff.next())
                 self.opening = opening
@@ -514,7 +525,7 @@ package struct ClientMachine {
         var outputs = disconnect
         if !rejoining.announced {
             rejoining.announced = true
-            outputs.append(.event(.reconnecting(rejoining.reason)))
+            outputs.append(.event(.reconnecting(reconnection.announcement(rejoining.reason))))
         }
         guard now < rejoining.deadline else {
             self.rejoining = rejoining

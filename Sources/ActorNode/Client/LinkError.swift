@@ -19,6 +19,10 @@ package enum LinkError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The socket is not one this user can trust: its directory is not private to this user, or
     /// the process serving it runs as another user (not root). Nothing was sent to it.
     case untrusted(String)
+    /// The way to a core on another machine failed before the protocol began: ssh could not
+    /// connect, the remote command is missing, or the remote side reached no core. The message
+    /// is whole (what happened, on which host, what to do); a lost core is tried again.
+    case remote(String)
 
     package var description: String {
         switch self {
@@ -30,6 +34,7 @@ package enum LinkError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .goodbye(reason?): return "the core said goodbye: \(PeerText.escaped(reason))"
         case .goodbye(nil): return "the core said goodbye"
         case let .untrusted(reason): return reason
+        case let .remote(reason): return reason
         }
     }
 }
@@ -50,7 +55,8 @@ package enum LinkEvent<State: Sendable>: Sendable {
     case notice(String)
     /// How many shells and watchers are attached now.
     case presence(shells: Int)
-    /// The connection was lost (the reason says how); the link is reconnecting. Actions sent
+    /// The connection was lost; the link is reconnecting. The text says how it was lost and
+    /// that it is reconnecting, and where to ("...; reconnecting to HOST"). Actions sent
     /// meanwhile wait, and are sent (or sent again) once it is back.
     case reconnecting(String)
     /// The link is back, at this revision; the next state event starts from the new welcome.

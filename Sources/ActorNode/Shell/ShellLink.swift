@@ -16,16 +16,8 @@ package actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
     /// How to open a new session to the core.
     package typealias Connector = @Sendable () async throws(LinkError) -> ShellSession
 
-    /// How long a link keeps trying to get back to a core it lost.
-    package struct Reconnection: Sendable {
-        /// Give up when the core has been unreachable this long.
-        package var window: Duration
-
-        /// - Parameter window: how long to keep trying.
-        package init(window: Duration) {
-            self.window = window
-        }
-    }
+    /// How long a link keeps trying to get back to a core it lost (the machine's rule).
+    package typealias Reconnection = ClientMachine.Reconnection
 
     package nonisolated let hello: Hello
 
@@ -110,7 +102,7 @@ package actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
         guard machine == nil else { throw .closed("the link was opened already") }
         var machine = ClientMachine(
             hello: hello, timeout: timeout,
-            reconnection: reconnection.map { ClientMachine.Reconnection(window: $0.window) }, mirrors: true)
+            reconnection: reconnection, mirrors: true)
         let outputs = machine.start(now: .now)
         self.machine = machine
         perform(outputs)

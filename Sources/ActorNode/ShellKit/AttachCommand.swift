@@ -25,16 +25,12 @@ enum AttachCommand<App: ShellApp> {
     /// The full-screen `attach`, on the calling thread (the main thread, with the interface's
     /// signals blocked since `main`'s first line): the shell's one loop.
     static func runFullScreen(_ fullScreen: FullScreenAttach<App.State, App.Action>, options: ShellOptions) throws(CommandFailure) -> ExitStatus {
-        let path = try CoreConnection<App>.checkedSocketPath(options)
+        let route = try CoreConnection<App>.route(options)
         let timeout = options.timeout
         let machine = CoreConnection<App>.machine(
             options, role: .shell, name: "\(App.program) attach", reconnectFor: options.timeoutOption ?? .seconds(60), mirrors: true)
-        let outcome = try runLoop(fullScreen.make(path, AttachOptions(options.attach)), machine: machine, signals: fullScreen.signals) { () throws(LinkError) -> Int32 in
-            do throws(ServerConnector.Failure) {
-                return try ServerConnector.connectBlocking(to: path, timeout: timeout)
-            } catch {
-                throw BlockingClient.linkError(error)
-            }
+        let outcome = try runLoop(fullScreen.make(route.description, AttachOptions(options.attach)), machine: machine, signals: fullScreen.signals) { () throws(LinkError) -> Int32 in
+            try route.connectBlocking(timeout: timeout)
         }
         switch outcome {
         case .quit:
@@ -47,7 +43,7 @@ enum AttachCommand<App: ShellApp> {
                 StandardStreams.writeNow(2, Array("\(App.program): \(error)\n".utf8))
                 return .success
             }
-            throw CoreConnection<App>.failure(error)
+            throw CoreConnection<App>.failure(error, host: options.ssh)
         }
     }
 
@@ -59,9 +55,9 @@ enum AttachCommand<App: ShellApp> {
 
     /// The line-mode `attach`: lines edited on a terminal, plain lines from a pipe.
     static func run(options: ShellOptions) async throws(CommandFailure) -> ExitStatus {
-        let path = CoreConnection<App>.socketPath(options)
+        let place = try CoreConnection<App>.route(options).description
         let (link, welcome) = try await open(options)
-        let banner = "attached to \(path) (core \(welcome.pid), \(Wording.count(welcome.shells, "shell"))); type 'help' for commands, 'quit' to leave\n"
+        let banner = "attached to \(place) (core \(welcome.pid), \(Wording.count(welcome.shells, "shell"))); type 'help' for commands, 'quit' to leave\n"
         let editor = editsLines ? try? LineEditor() : nil
         // The stop signals, when this process takes them (``lineModeSignals``), give the
         // terminal back before the program ends.

@@ -1,4 +1,5 @@
 import Glibc
+import Wire
 
 /// `bridge`: copies the bytes of its standard input to the core's socket and the socket's to
 /// its standard output, as `git-upload-pack` or `docker system dial-stdio` do, so that a client
@@ -25,11 +26,14 @@ enum BridgeCommand<App: ShellApp> {
             throw CoreConnection<App>.failure(BlockingClient.linkError(error))
         }
         defer { close(socket) }
+        // The greeting says that the core answered, before the protocol's first byte (see
+        // ``BridgeGreeting``): a client over ssh tells this apart from noise and failures.
+        guard StandardStreams.writeNow(1, BridgeGreeting.line) else { return .success }
         // Non-blocking while it relays; the streams' own flags back after, as they may be shared
         // with the process that started this one.
         let flags = [0, 1].map { fcntl($0, F_GETFL) }
         defer { for (descriptor, flag) in zip([Int32(0), 1], flags) where flag >= 0 { _ = fcntl(descriptor, F_SETFL, flag) } }
-        var relay = Relay(input: 0, output: 1, socket: socket)
+        var relay = Relay(input: 0, output: 1, socket: socket, filter: options.readOnly ? ReadOnlyFilter() : nil)
         relay.run()
         return .success
     }
@@ -39,6 +43,8 @@ enum BridgeCommand<App: ShellApp> {
         let input: Int32
         let output: Int32
         let socket: Int32
+        /// With `--read-only`: what reads the frames and refuses actions.
+        private var filter: ReadOnlyFilter?
         /// Bytes read from the input, for the socket; and from the socket, for the output.
         private var toSocket = Pending()
         private var toOutput = Pending()
@@ -46,10 +52,11 @@ enum BridgeCommand<App: ShellApp> {
         private var socketOpen = true
         private var scratch = [UInt8](repeating: 0, count: 64 << 10)
 
-        init(input: Int32, output: Int32, socket: Int32) {
+        init(input: Int32, output: Int32, socket: Int32, filter: ReadOnlyFilter?) {
             self.input = input
             self.output = output
             self.socket = socket
+            self.filter = filter
             for descriptor in [input, output, socket] {
                 _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
             }
@@ -72,7 +79,18 @@ enum BridgeCommand<App: ShellApp> {
 
         private mutating func readInput() {
             let count = read(input, &scratch, scratch.count)
-            if count > 0 {
+            // In place (optional chaining), so that the filter's buffers are never copied.
+            if count > 0, let passage = filter?.fromClient(scratch[0 ..< count]) {
+                toSocket.append(passage.toCore[...])
+                toOutput.append(passage.toClient[...])
+                if filter?.isBroken == true {
+                    // The client broke the protocol: it has its error, and the core is let go.
+                    inputOpen = false
+                    socketOpen = false
+                }
+                writeSocket()
+                _ = writeOutput()
+            } else if count > 0 {
                 toSocket.append(scratch[0 ..< count])
                 writeSocket()
             } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
@@ -84,7 +102,10 @@ enum BridgeCommand<App: ShellApp> {
 
         private mutating func readSocket() {
             let count = read(socket, &scratch, scratch.count)
-            if count > 0 {
+            if count > 0, let frames = filter?.fromCore(scratch[0 ..< count]) {
+                toOutput.append(frames[...])
+                _ = writeOutput()
+            } else if count > 0 {
                 toOutput.append(scratch[0 ..< count])
                 _ = writeOutput()
             } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
@@ -93,6 +114,7 @@ enum BridgeCommand<App: ShellApp> {
         }
 
         private mutating func writeSocket() {
+            guard socketOpen else { return }
             guard toSocket.write(to: socket) else {
                 socketOpen = false
                 return

@@ -12,6 +12,16 @@ enum CoreConnection<App: ShellApp> {
         App.naming.socketPath(option: options.socket, variable: ProcessEnvironment.value)
     }
 
+    /// Where a command finds the core: `--ssh HOST`, or the socket here, checked (a path that
+    /// does not fit in a socket address is a usage error).
+    static func route(_ options: ShellOptions) throws(CommandFailure) -> CoreRoute {
+        guard let host = options.ssh else { return .local(path: try checkedSocketPath(options)) }
+        let route = SSHRoute(
+            host: host, sshCommand: ProcessEnvironment.value(SSHRoute.commandVariable), remoteCommand: options.remoteCommand ?? App.program,
+            socket: options.socket, controlDirectory: SSHRoute.preparedControlDirectory())
+        return .ssh(SSHDialer(route: route, interactive: StandardStreams.isTerminal(0) && StandardStreams.isTerminal(2)))
+    }
+
     /// The socket a command uses, checked: a path that does not fit in a socket address is a
     /// usage error.
     static func checkedSocketPath(_ options: ShellOptions) throws(CommandFailure) -> String {
@@ -34,17 +44,37 @@ enum CoreConnection<App: ShellApp> {
     static func machine(_ options: ShellOptions, role: ClientRole, name: String, reconnectFor window: Duration? = nil, mirrors: Bool) -> ClientMachine {
         ClientMachine(
             hello: Hello(role: role, client: ClientIdentity.current, name: name), timeout: options.timeout,
-            reconnection: window.map(ClientMachine.Reconnection.init), mirrors: mirrors)
+            reconnection: window.map { ClientMachine.Reconnection(window: $0, target: options.ssh) }, mirrors: mirrors)
+    }
+
+    /// The client of a blocking command (``BlockingClient``): the protocol's state, and
+    /// connections made the command's way (``route(_:)``).
+    /// - Parameters:
+    ///   - options: the command's options (`--timeout`, `--socket`, `--ssh`).
+    ///   - role: the role to say hello with.
+    ///   - name: the name to say hello with.
+    ///   - window: how long a lost core is tried again; nil: never.
+    ///   - mirrors: whether the command follows the state.
+    ///   - giveUp: the whole command's deadline, if it has one.
+    static func blockingClient(
+        _ options: ShellOptions, role: ClientRole, name: String, reconnectFor window: Duration? = nil, mirrors: Bool, giveUp: ContinuousClock.Instant? = nil
+    ) throws(CommandFailure) -> BlockingClient {
+        let route = try route(options)
+        let timeout = options.timeout
+        return BlockingClient(machine: machine(options, role: role, name: name, reconnectFor: window, mirrors: mirrors), giveUp: giveUp) { () throws(LinkError) in
+            try route.connectBlocking(timeout: timeout)
+        }
     }
 
     /// The exit status and message for a blocking command that failed or ran out of time.
     /// - Parameters:
     ///   - halt: how it ended.
     ///   - timeout: the command's `--timeout`, which a command out of time names.
-    static func failure(_ halt: OneShotHalt, timeout: Duration) -> CommandFailure {
+    ///   - host: the `--ssh` host, if the core is on another machine.
+    static func failure(_ halt: OneShotHalt, timeout: Duration, host: String? = nil) -> CommandFailure {
         switch halt {
         case let .failed(error):
-            return failure(error)
+            return failure(error, host: host)
         case .outOfTime:
             return CommandFailure(.unreachable, "the core did not answer within \(timeout.readable); is the core overloaded or stopped? see 'cama-launch status'")
         }
@@ -55,29 +85,37 @@ enum CoreConnection<App: ShellApp> {
     static func open(
         _ options: ShellOptions, role: ClientRole, name: String, reconnectFor window: Duration? = nil
     ) async throws(CommandFailure) -> (Link, Welcome<App.State>) {
-        let path = try checkedSocketPath(options)
+        let route = try route(options)
         let timeout = options.timeout
         // The first connection fails at once when nothing is there; later ones (after a
         // restart) are retried within the window (the machine's rule).
-        let link = Link(hello: Hello(role: role, client: ClientIdentity.current, name: name), reconnection: window.map(Link.Reconnection.init)) { () throws(LinkError) in
-            try await SocketClient.connect(to: path, timeout: timeout)
+        let reconnection = window.map { Link.Reconnection(window: $0, target: options.ssh) }
+        let link = Link(hello: Hello(role: role, client: ClientIdentity.current, name: name), reconnection: reconnection) { () throws(LinkError) in
+            try await route.connect(timeout: timeout)
         }
         do {
             let welcome = try await link.open(timeout: options.timeout)
             return (link, welcome)
         } catch {
-            throw failure(error)
+            throw failure(error, host: options.ssh)
         }
     }
 
     /// The exit status and message for a link that failed or ended.
-    static func failure(_ error: LinkError) -> CommandFailure {
+    /// - Parameters:
+    ///   - error: how it failed.
+    ///   - host: the `--ssh` host, if the core is on another machine.
+    static func failure(_ error: LinkError, host: String? = nil) -> CommandFailure {
         switch error {
         case let .unreachable(reason), let .noSocket(reason):
             return CommandFailure(.unreachable, "\(reason); start a core with \(App.startHint)")
         case let .timedOut(reason):
             return CommandFailure(.unreachable, "\(reason); is the core overloaded or stopped? see 'cama-launch status'")
-        case .versionMismatch:
+        case let .versionMismatch(message):
+            if let host, let theirs = message.protocolVersion {
+                // The core's words (or the bridge's greeting) name neither machine.
+                return CommandFailure(.protocolError, "CAMA on \(PeerText.escaped(host)) speaks protocol \(theirs) and this \(App.program) on \(LocalHost.name) speaks \(ProtocolVersion.current); install the same version of CAMA on both machines")
+            }
             return CommandFailure(.protocolError, error.description)
         case .protocolError:
             return CommandFailure(.protocolError, "protocol error: \(error)")
@@ -85,7 +123,7 @@ enum CoreConnection<App: ShellApp> {
             return CommandFailure(.unreachable, "\(reason); check that the core is running ('cama-launch status')")
         case .goodbye:
             return CommandFailure(.unreachable, "\(error); start it again with \(App.startHint)")
-        case let .untrusted(reason):
+        case let .untrusted(reason), let .remote(reason):
             return CommandFailure(.unreachable, reason)
         }
     }

@@ -63,7 +63,7 @@ struct LineShell<App: ShellApp>: Sendable {
             case .presence:
                 break
             case let .reconnecting(reason):
-                await output("-- \(reason); reconnecting --\n")
+                await output("-- \(reason) --\n")
             case let .reconnected(revision):
                 await output("-- reconnected to the core at revision \(revision) --\n")
             case let .ended(error):

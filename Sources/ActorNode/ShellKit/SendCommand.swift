@@ -10,7 +10,7 @@ enum SendCommand<App: ShellApp> {
         let verbs = VerbTable(verbs: App.verbs)
         let action = try parse { () throws(VerbMistake) in try read(verbs) }
         let giveUp = ContinuousClock.now + options.timeout
-        let path = try CoreConnection<App>.checkedSocketPath(options)
+        let client = try CoreConnection<App>.blockingClient(options, role: .script, name: "\(App.program) send", reconnectFor: options.timeout, mirrors: false, giveUp: giveUp)
         let json: [UInt8]
         do {
             json = try WireJSON.encode(action)
@@ -19,13 +19,12 @@ enum SendCommand<App: ShellApp> {
         }
         let outcome: ActionOutcome
         do throws(OneShotHalt) {
-            let client = BlockingClient(path: path, machine: CoreConnection<App>.machine(options, role: .script, name: "\(App.program) send", reconnectFor: options.timeout, mirrors: false), giveUp: giveUp)
             _ = try client.open()
             let seq = try client.submit(json)
             outcome = try client.outcome(of: seq)
             client.close()
         } catch {
-            throw CoreConnection<App>.failure(error, timeout: options.timeout)
+            throw CoreConnection<App>.failure(error, timeout: options.timeout, host: options.ssh)
         }
         if case let .rejected(reject) = outcome {
             throw CommandFailure(.rejected, "rejected: \(PeerText.escaped(reject.message)) (\(PeerText.escaped(reject.code)))")
@@ -63,7 +62,7 @@ enum SendCommand<App: ShellApp> {
                 do throws(LinkError) {
                     outcome = try await link.outcome(of: seq)
                 } catch {
-                    throw CoreConnection<App>.failure(error)
+                    throw CoreConnection<App>.failure(error, host: options.ssh)
                 }
                 if inFlight.isEmpty { watchdog.stop() } else { watchdog.reset() }
                 if case let .rejected(reject) = outcome {
@@ -87,7 +86,7 @@ enum SendCommand<App: ShellApp> {
                 do throws(LinkError) {
                     inFlight.append((lineNumber, try await link.submit(action)))
                 } catch {
-                    throw CoreConnection<App>.failure(error)
+                    throw CoreConnection<App>.failure(error, host: options.ssh)
                 }
                 if inFlight.count == 1 { watchdog.reset() }
                 if inFlight.count >= window { try await settleOldest() }

@@ -100,7 +100,8 @@ public struct FullScreenAttach<State: Codable & Sendable, Action: Codable & Send
     public let signals: [Int32]
     /// The options `attach` takes for it (listed in `--help`).
     public let options: [AttachOption]
-    /// Makes the interface for a session with the core at `socket`, with the options given.
+    /// Makes the interface for a session with the core at `socket` (its path; `HOST` or
+    /// `HOST:PATH` for a core reached with `--ssh`), with the options given.
     public let make: @Sendable (_ socket: String, _ options: AttachOptions) -> any FullScreenInterface<State, Action>
 
     /// - Parameters:

@@ -8,11 +8,20 @@ package struct ShellOptions: Sendable, Equatable {
     package var timeoutOption: Duration?
     /// The app's own options of `attach` (``AttachOption``), by name, with their values.
     package var attach: [String: String]
+    /// `--ssh [USER@]HOST`: the core is on that machine, reached through ssh.
+    package var ssh: String?
+    /// `--remote-command PROGRAM`: the app's shell on the `--ssh` host (default: this
+    /// program's name, found on the host's PATH).
+    package var remoteCommand: String?
+    /// `bridge --read-only`: let through what reads the state, refuse actions.
+    package var readOnly = false
 
-    package init(socket: String? = nil, timeoutOption: Duration? = nil, attach: [String: String] = [:]) {
+    package init(socket: String? = nil, timeoutOption: Duration? = nil, attach: [String: String] = [:], ssh: String? = nil, remoteCommand: String? = nil) {
         self.socket = socket
         self.timeoutOption = timeoutOption
         self.attach = attach
+        self.ssh = ssh
+        self.remoteCommand = remoteCommand
     }
 
     /// The timeout to use for an answer.
@@ -78,6 +87,13 @@ package enum ShellCommand: Sendable, Equatable {
                 options.socket = try cursor.value(for: "--socket")
             case .option("--timeout"):
                 options.timeoutOption = try cursor.seconds(for: "--timeout", in: 0.1 ... 86_400)
+            case .option("--ssh") where name != "bridge":
+                options.ssh = try cursor.value(for: "--ssh")
+                if let problem = SSHRoute.problem(host: options.ssh!) { throw .usage(problem, program: program) }
+            case .option("--remote-command") where name != "bridge":
+                options.remoteCommand = try cursor.value(for: "--remote-command")
+            case .option("--read-only") where name == nil || name == "bridge":
+                options.readOnly = true
             case .option("-h"), .option("--help"):
                 wantsHelp = true
             case .option("--version"):
@@ -116,6 +132,12 @@ package enum ShellCommand: Sendable, Equatable {
         }
 
         if wantsHelp || name == "help" { return (options, .help) }
+        if options.readOnly, name != "bridge" {
+            throw .usage("--read-only belongs to bridge (the far end of --ssh)", program: program)
+        }
+        if options.remoteCommand != nil, options.ssh == nil, name != "bridge" {
+            throw .usage("--remote-command goes with --ssh HOST", program: program)
+        }
         if wantsVersion { return (options, .version) }
         switch name {
         case nil, "attach"?:
@@ -123,6 +145,9 @@ package enum ShellCommand: Sendable, Equatable {
         case "state"?:
             return (options, .state(json: json))
         case "bridge"?:
+            if options.ssh != nil || options.remoteCommand != nil {
+                throw .usage("bridge is the far end of --ssh; it takes --socket, --timeout and --read-only", program: program)
+            }
             return (options, .bridge)
         case "watch"?:
             if json, patches {
@@ -170,7 +195,7 @@ enum ShellHelp {
             ("\(program) state [--json]", ["print the current state"]),
             ("\(program) watch [--json] [--count N]", ["print the state now and after every change;", "stop after N lines"]),
             ("\(program) watch --patches [--count N]", ["print each change as a JSON Patch, one line", "each (the first replaces the whole state)"]),
-            ("\(program) bridge", ["copy stdin and stdout to and from the core's", "socket, for a client on another machine:", "ssh HOST \(program) bridge"]),
+            ("\(program) bridge [--read-only]", ["copy stdin and stdout to and from the core's", "socket: the far end of --ssh; --read-only", "lets the state through and refuses actions"]),
         ]
         for (usage, explanation) in commands {
             if usage.count > 37 {
@@ -212,6 +237,16 @@ enum ShellHelp {
         // The socket's search order, as long as the app's name makes it, wrapped.
         let socket = Wording.wrap("the core's socket (else \(App.naming.socketSearch))", width: Wording.helpWidth - 22)
         lines += ["  " + pad("--socket PATH", 20) + socket[0]] + socket.dropFirst().map { String(repeating: " ", count: 22) + $0 }
+        let remote: [(String, String)] = [
+            ("--ssh [USER@]HOST", "the core is on HOST: reach it through ssh ($CAMA_SSH, else ssh), which runs '\(program) bridge' there; one ssh connection is shared by the commands of a minute (see docs/REMOTE.md)"),
+            ("--remote-command PATH", "with --ssh: the shell on HOST (default: \(program), on HOST's PATH)"),
+        ]
+        for (label, text) in remote {
+            let help = Wording.wrap(text, width: Wording.helpWidth - 22)
+            lines += label.count > 19
+                ? ["  " + label] + help.map { String(repeating: " ", count: 22) + $0 }
+                : ["  " + pad(label, 20) + help[0]] + help.dropFirst().map { String(repeating: " ", count: 22) + $0 }
+        }
         for option in attachOptions {
             let help = Wording.wrap(option.help, width: Wording.helpWidth - 22)
             lines += ["  " + pad("\(option.name) \(option.value)", 20) + help[0]] + help.dropFirst().map { String(repeating: " ", count: 22) + $0 }
@@ -222,9 +257,10 @@ enum ShellHelp {
             "  -h, --help          show this help",
             "  --version           show the version",
             "",
-            "When the core restarts, attach and watch reconnect and start again from the state the",
-            "core has (attach says so on screen, watch on stderr), and send sends its action again",
-            "with the same client id and sequence number, so it is applied once.",
+            "When the core restarts, or an --ssh connection drops, attach and watch reconnect and",
+            "start again from the state the core has (attach says so on screen, watch on stderr),",
+            "and send sends its action again with the same client id and sequence number, so it",
+            "is applied once.",
         ]
         if !App.helpNotes.isEmpty { lines += ["", App.helpNotes] }
         lines += [

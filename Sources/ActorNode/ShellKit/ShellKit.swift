@@ -66,11 +66,7 @@ public enum ShellKit<App: ShellApp> {
         case .send, .state, .watch, .bridge:
             // They block while they wait: on a thread of their own, off Swift's pool.
             guard let blocking = blocking(command) else { preconditionFailure("\(command) is one-shot") }
-            let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<(ExitStatus, [UInt8]), CommandFailure>, Never>) in
-                SystemThread.detach(name: "cama-oneshot") {
-                    continuation.resume(returning: Result { () throws(CommandFailure) in try blocking(options) })
-                }
-            }
+            let result = await SystemThread.run(name: "cama-oneshot") { Result { () throws(CommandFailure) in try blocking(options) } }
             let (status, output) = try result.get()
             if !output.isEmpty { await StandardStreams.out(String(decoding: output, as: UTF8.self)) }
             return status

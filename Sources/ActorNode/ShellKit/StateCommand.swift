@@ -5,14 +5,13 @@ import Wire
 enum StateCommand<App: ShellApp> {
     /// Returns what to print.
     static func run(json: Bool, options: ShellOptions) throws(CommandFailure) -> [UInt8] {
-        let path = try CoreConnection<App>.checkedSocketPath(options)
+        let client = try CoreConnection<App>.blockingClient(options, role: .script, name: "\(App.program) state", mirrors: false)
         let welcome: ReceivedWelcome
         do throws(OneShotHalt) {
-            let client = BlockingClient(path: path, machine: CoreConnection<App>.machine(options, role: .script, name: "\(App.program) state", mirrors: false))
             welcome = try client.open()
             client.close()
         } catch {
-            throw CoreConnection<App>.failure(error, timeout: options.timeout)
+            throw CoreConnection<App>.failure(error, timeout: options.timeout, host: options.ssh)
         }
         // The state as the core sent it, when that is the line to print; else decoded.
         if json, let line = welcome.jsonLine() { return line }
@@ -20,7 +19,7 @@ enum StateCommand<App: ShellApp> {
         do {
             state = try welcome.state(as: App.State.self)
         } catch {
-            throw CoreConnection<App>.failure(error)
+            throw CoreConnection<App>.failure(error, host: options.ssh)
         }
         return Array((json ? StateJSON.line(state, revision: welcome.revision) : App.render(state, revision: welcome.revision)).utf8)
     }

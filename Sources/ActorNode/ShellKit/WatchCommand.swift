@@ -15,10 +15,7 @@ import Wire
 /// the machine little more than the bytes they read and print.
 enum WatchCommand<App: ShellApp> {
     static func run(format: WatchFormat, count: Int?, options: ShellOptions) throws(CommandFailure) -> ExitStatus {
-        let path = try CoreConnection<App>.checkedSocketPath(options)
-        let client = BlockingClient(
-            path: path,
-            machine: CoreConnection<App>.machine(options, role: .watcher, name: "\(App.program) watch", reconnectFor: options.timeout, mirrors: true))
+        let client = try CoreConnection<App>.blockingClient(options, role: .watcher, name: "\(App.program) watch", reconnectFor: options.timeout, mirrors: true)
         do throws(OneShotHalt) {
             _ = try client.open()
             var watch = WatchLoop<App>(format: format, count: count)
@@ -29,7 +26,7 @@ enum WatchCommand<App: ShellApp> {
                 StandardStreams.writeNow(2, Array("\(App.program): \(ending)\n".utf8))
                 return .success
             }
-            throw CoreConnection<App>.failure(error, timeout: options.timeout)
+            throw CoreConnection<App>.failure(error, timeout: options.timeout, host: options.ssh)
         }
     }
 }
@@ -107,7 +104,7 @@ struct WatchLoop<App: ShellApp> {
             return .more
         case let .reconnecting(reason):
             if case .done = try showState(client) { return .done }
-            say("\(reason); reconnecting")
+            say(reason)
             return .more
         case let .reconnected(revision):
             // A newer state is printed as usual; an older one (a machine crash took back what

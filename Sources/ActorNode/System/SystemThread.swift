@@ -20,6 +20,15 @@ package enum SystemThread {
         }
         pthread_detach(thread)
     }
+
+    /// Runs blocking `body` on a new thread named `name`, and waits for its result without
+    /// blocking the caller's thread: how async code calls what blocks (waiting for a child,
+    /// dialling through ssh).
+    package static func run<T: Sendable>(name: String, _ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            detach(name: name) { continuation.resume(returning: body()) }
+        }
+    }
 }
 
 private final class ThreadBody: Sendable {

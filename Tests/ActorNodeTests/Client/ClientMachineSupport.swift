@@ -12,7 +12,7 @@ struct MachineUnderTest {
     init(reconnectFor window: Duration? = nil, mirrors: Bool = true, timeout: Duration = .seconds(5)) {
         machine = ClientMachine(
             hello: Hello(role: .shell, client: "c1", name: "test"), timeout: timeout,
-            reconnection: window.map(ClientMachine.Reconnection.init), mirrors: mirrors)
+            reconnection: window.map { ClientMachine.Reconnection(window: $0) }, mirrors: mirrors)
     }
 
     /// Starts and connects, and takes a welcome at `revision` with `state`.

@@ -21,7 +21,7 @@ struct ClientReconnectTests {
         test.receive(#"{"ack":{"revision":1,"seq":1}}"#)
         test.outputs.removeAll()
         test.run(test.machine.connectionEnded(now: test.now))
-        #expect(test.outputs == [.disconnect, .event(.reconnecting("the connection to the core was lost"))])
+        #expect(test.outputs == [.disconnect, .event(.reconnecting("the connection to the core was lost; reconnecting"))])
         // Actions typed meanwhile wait.
         try test.submit(json(#"{"add":{"text":"c"}}"#))
         #expect(test.written.isEmpty)
@@ -60,7 +60,7 @@ struct ClientReconnectTests {
         riding.receive(#"{"error":{"code":"too_slow","message":"this client fell too far behind"}}"#)
         #expect(riding.events.isEmpty)
         riding.run(riding.machine.connectionEnded(now: riding.now))
-        #expect(riding.events == [.reconnecting("the core let this client go: this client fell too far behind")])
+        #expect(riding.events == [.reconnecting("the core let this client go: this client fell too far behind; reconnecting")])
 
         var once = MachineUnderTest.open()
         once.receive(#"{"error":{"code":"too_slow","message":"behind"}}"#)
@@ -85,7 +85,7 @@ struct ClientReconnectTests {
         test.run(test.machine.connectionEnded(now: test.now))
         test.advanceToNextAttempt()
         test.run(test.machine.connectFailed(.unreachable("refused"), now: test.now))
-        #expect(test.events == [.reconnecting("the core said goodbye: restarting")])
+        #expect(test.events == [.reconnecting("the core said goodbye: restarting; reconnecting")])
         test.advanceToNextAttempt()
         test.run(test.machine.connected(now: test.now))
         test.receive(.welcome(Welcome(core: "k2", pid: 8, shells: 1, revision: 0, snapshot: json("{}"))))

@@ -57,7 +57,7 @@ package struct ScreenInterface<App: ScreenApp>: FullScreenInterface {
             model.shells = shells
         case let .reconnecting(reason):
             model.connection = .reconnecting(reason)
-            model.message = .init("\(reason); reconnecting…", isError: true)
+            model.message = .init("\(reason)…", isError: true)
         case .reconnected:
             model.connection = .connected
             model.message = .init("reconnected", isError: false)

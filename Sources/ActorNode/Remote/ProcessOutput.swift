@@ -1,0 +1,115 @@
+import Glibc
+
+/// Runs a short-lived program and takes what it prints, on the calling thread (which may
+/// block: never Swift's cooperative pool).
+package enum ProcessOutput {
+    /// How a program ended, and what it printed.
+    package struct Captured: Sendable {
+        package var termination: ChildProcess.Termination
+        /// Its standard output.
+        package var output: [UInt8]
+        /// Its standard error.
+        package var errors: [UInt8]
+    }
+
+    /// Runs `executable` with `arguments`, stdin from /dev/null, and takes both its outputs
+    /// until it ends.
+    /// - Parameters:
+    ///   - executable: the program's path.
+    ///   - arguments: its arguments, not including argv[0].
+    ///   - timeout: how long it may take; it is killed after that.
+    /// - Returns: how it ended and what it printed; nil if it could not start or ran out of time.
+    package static func capture(_ executable: String, arguments: [String], timeout: Duration) -> Captured? {
+        var output: [Int32] = [-1, -1]
+        var errors: [Int32] = [-1, -1]
+        guard pipe(&output, nonBlockingRead: false) else { return nil }
+        guard pipe(&errors, nonBlockingRead: false) else {
+            output.forEach { close($0) }
+            return nil
+        }
+        let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer { if null >= 0 { close(null) } }
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(executable, arguments: arguments, standardInput: null, standardOutput: output[1], standardError: errors[1])
+        } catch {
+            (output + errors).forEach { close($0) }
+            return nil
+        }
+        close(output[1])
+        close(errors[1])
+        defer {
+            close(output[0])
+            close(errors[0])
+        }
+        let deadline = ContinuousClock.now + timeout
+        var taken: [[UInt8]] = [[], []]
+        var open = [true, true]
+        var buffer = [UInt8](repeating: 0, count: 16 << 10)
+        while open.contains(true) {
+            var descriptors = [output[0], errors[0]].enumerated().map { index, fd in
+                pollfd(fd: open[index] ? fd : -1, events: Int16(POLLIN), revents: 0)
+            }
+            let ready = poll(&descriptors, 2, DeadlineWait.milliseconds(until: deadline))
+            if ready == 0 {
+                child.send(SIGKILL)
+                return nil
+            }
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            for index in 0 ..< 2 where descriptors[index].revents != 0 {
+                let count = read(descriptors[index].fd, &buffer, buffer.count)
+                if count > 0 {
+                    taken[index] += buffer[..<count]
+                } else if count == 0 || errno != EINTR {
+                    open[index] = false
+                }
+            }
+        }
+        guard let termination = DeadlineWait.termination(of: child, before: deadline) else {
+            child.send(SIGKILL)
+            return nil
+        }
+        return Captured(termination: termination, output: taken[0], errors: taken[1])
+    }
+
+    /// ``capture(_:arguments:timeout:)`` for an async caller: on a thread of its own.
+    package static func capture(_ executable: String, arguments: [String], timeout: Duration) async -> Captured? {
+        await SystemThread.run(name: "cama-capture") { capture(executable, arguments: arguments, timeout: timeout) }
+    }
+
+    /// A pipe whose ends are close-on-exec (a child gets one only as a standard stream).
+    /// - Parameters:
+    ///   - ends: the read end, then the write end.
+    ///   - nonBlockingRead: whether the read end is non-blocking.
+    /// - Returns: false if no pipe could be made.
+    package static func pipe(_ ends: inout [Int32], nonBlockingRead: Bool) -> Bool {
+        guard Glibc.pipe(&ends) == 0 else { return false }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        if nonBlockingRead { _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK) }
+        return true
+    }
+}
+
+/// Waiting with deadlines on a thread that may block.
+package enum DeadlineWait {
+    /// The milliseconds `poll` should wait for `deadline`, rounded up; -1 (for ever) when nil.
+    package static func milliseconds(until deadline: ContinuousClock.Instant?) -> Int32 {
+        guard let deadline else { return -1 }
+        let left = ContinuousClock.now.duration(to: deadline)
+        guard left > .zero else { return 0 }
+        let (seconds, attoseconds) = left.components
+        return Int32(min(seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000, Int64(Int32.max)))
+    }
+
+    /// How `child` ended, waiting for it until `deadline`; nil if it is still running then.
+    package static func termination(of child: ChildProcess, before deadline: ContinuousClock.Instant) -> ChildProcess.Termination? {
+        while true {
+            if let termination = child.termination { return termination }
+            guard ContinuousClock.now < deadline else { return nil }
+            usleep(2_000)
+        }
+    }
+}

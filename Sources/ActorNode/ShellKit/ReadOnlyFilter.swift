@@ -1,0 +1,85 @@
+import Wire
+
+/// What `bridge --read-only` lets through: it reads the frames going both ways, passes on
+/// every message a client needs to follow the state (`hello`, `resync`, `bye`, and everything
+/// the core sends), and answers each `action` itself with a `reject` `read_only`, which never
+/// reaches the core. Its rejects go between the core's frames, never inside one.
+///
+/// A frame it cannot read as a client message is not passed on either: the client gets
+/// `error` `bad_frame` and the bridge ends, as the core would do. No I/O here: the bridge feeds
+/// it bytes and writes what it returns.
+struct ReadOnlyFilter {
+    /// The reject code of an action sent through a read-only bridge.
+    static let rejectCode = "read_only"
+
+    private var fromClient = FrameDecoder(maximumFirstPayloadLength: 64 << 10)
+    private var fromCore = FrameDecoder(maximumPayloadLength: Frame.absoluteMaximumPayloadLength)
+    /// Whether the client broke the framing or sent what is not a message: nothing more goes
+    /// to the core, and the bridge ends once the error is written.
+    private(set) var isBroken = false
+
+    /// What bytes from the client lead to.
+    struct Passage: Equatable {
+        /// For the core.
+        var toCore: [UInt8] = []
+        /// For the client (rejects, or the error that ends the bridge).
+        var toClient: [UInt8] = []
+    }
+
+    /// Bytes from the client, in any chunks.
+    mutating func fromClient(_ bytes: some Collection<UInt8>) -> Passage {
+        var passage = Passage()
+        guard !isBroken else { return passage }
+        fromClient.append(bytes)
+        while true {
+            let payload: [UInt8]
+            do throws(FrameError) {
+                guard let next = try fromClient.nextFrame() else { return passage }
+                payload = next
+            } catch {
+                return broken(passage, ErrorMessage(.frameTooLarge, error.description))
+            }
+            let message: ClientMessage<JSONValue>
+            do {
+                message = try WireJSON.decode(ClientMessage<JSONValue>.self, from: payload)
+            } catch {
+                return broken(passage, ErrorMessage(.badFrame, "a frame is not a valid message: \(describeDecodingFailure(error))"))
+            }
+            if case let .action(request) = message {
+                let reject = Reject(seq: request.seq, code: Self.rejectCode, message: "this connection is read-only (bridge --read-only): it can follow the state but not change it")
+                passage.toClient += Self.frame(ServerMessage<JSONValue>.reject(reject))
+            } else {
+                passage.toCore += Self.framed(payload)
+            }
+        }
+    }
+
+    /// Bytes from the core, in any chunks: the whole frames among them, for the client.
+    mutating func fromCore(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        fromCore.append(bytes)
+        var out: [UInt8] = []
+        while let payload = try? fromCore.nextFrame() {
+            out += Self.framed(payload)
+        }
+        return out
+    }
+
+    private mutating func broken(_ passage: Passage, _ error: ErrorMessage) -> Passage {
+        isBroken = true
+        var passage = passage
+        passage.toClient += Self.frame(ServerMessage<JSONValue>.error(error))
+        return passage
+    }
+
+    private static func frame(_ message: ServerMessage<JSONValue>) -> [UInt8] {
+        framed((try? WireJSON.encode(message)) ?? [])
+    }
+
+    private static func framed(_ payload: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let start = Frame.beginFrame(in: &bytes)
+        bytes += payload
+        Frame.endFrame(in: &bytes, startingAt: start)
+        return bytes
+    }
+}

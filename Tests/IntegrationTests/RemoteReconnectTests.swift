@@ -1,0 +1,96 @@
+import ActorNode
+import Foundation
+import Glibc
+import Testing
+
+/// Exactly once across what can break between two machines, through a real sshd on loopback:
+/// the remote core killed under concurrent sends, and the ssh connections themselves cut under
+/// a watcher and a full-screen shell. Each client dials a new ssh and resends what was not
+/// answered with its original (client, seq).
+@Suite("Reconnecting over ssh", .enabled(if: LoopbackSSH.unavailable == nil, "\(LoopbackSSH.unavailable ?? "")"))
+struct RemoteReconnectTests {
+    private func remoteArguments(_ ssh: LoopbackSSH) -> [String] {
+        ["--ssh", "loop", "--remote-command", Binary.shellClient.path, "--socket", ssh.sandbox.socket]
+    }
+
+    /// The items' texts in the state, in order.
+    private func texts(_ sandbox: Sandbox) async throws -> [String] {
+        let json = try await sandbox.client("state", "--json").output
+        let state = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        let items = (state?["todo"] as? [String: Any])?["items"] as? [[String: Any]] ?? []
+        return items.compactMap { $0["text"] as? String }
+    }
+
+    @Test("the remote core SIGKILLed under 8 concurrent sends over ssh (its launcher restarts it): every one exits 0, each item once", .timeLimit(.minutes(2)))
+    func coreKilledUnderRemoteSends() async throws {
+        let sandbox = try Sandbox()
+        let ssh = try await LoopbackSSH(sandbox)
+        defer { ssh.stop() }
+        // A supervised core, as on a server: its launcher keeps the socket, so a connection
+        // made while the core restarts waits for the next one.
+        let detach = try await sandbox.run(.camaLaunch, ["--detach", "--socket", sandbox.socket, "--state-dir", sandbox.stateDirectory])
+        #expect(detach.status == 0, "\(detach)")
+        let first = try #require(await corePid(sandbox.socket))
+        // Each send by its own ssh (no shared connection yet), all at once.
+        let senders = try (1 ... 8).map { number in
+            try sandbox.start(.shellClient, ["send", "add", "remote \(number)", "--timeout", "60"] + remoteArguments(ssh), environment: ssh.environment)
+        }
+        defer { for sender in senders { sender.process.send(SIGKILL) } }
+        await eventually("some of the sends are applied") { ((try? await texts(sandbox).count) ?? 0) >= 2 }
+        kill(first, SIGKILL)
+        for sender in senders {
+            let termination = await sender.process.waitForExit(timeout: .seconds(60))
+            #expect(termination == .exited(0), "\(sender.errorOutput)")
+        }
+        let applied = try await texts(sandbox)
+        #expect(applied.sorted() == (1 ... 8).map { "remote \($0)" }.sorted(), "\(applied)")
+        #expect(await corePid(sandbox.socket) != first, "the core was restarted")
+    }
+
+    @Test("every ssh connection cut under a remote watch and a full-screen attach: both say 'reconnecting to loop', come back, and end with each action once", .enabled(if: Tmux.executable != nil, "tmux is not installed"), .timeLimit(.minutes(2)))
+    func connectionCut() async throws {
+        let sandbox = try Sandbox()
+        let ssh = try await LoopbackSSH(sandbox)
+        defer { ssh.stop() }
+        let core = try await sandbox.startCore()
+        defer { core.process.send(SIGTERM) }
+        let tmux = try #require(Tmux(sandbox))
+
+        let watcher = try sandbox.start(.shellClient, ["watch", "--json", "--timeout", "60"] + remoteArguments(ssh), environment: ssh.environment)
+        defer { watcher.process.send(SIGKILL) }
+        let environment = ssh.environment.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
+        try await tmux.session("r", "env \(environment) \(Binary.shellClient.path) attach \(remoteArguments(ssh).joined(separator: " ")) --timeout 60")
+        try await eventually("the remote full screen shows the empty list") { try await tmux.screen("r").contains("no items") }
+        try await tmux.keys("r", "a")
+        try await tmux.type("r", "typed before")
+        try await tmux.keys("r", "Enter")
+        try await eventually("the item shows") { try await tmux.screen("r").contains("1 [ ] typed before") }
+        await eventually("the watcher printed it") { watcher.output.contains("typed before") }
+
+        try await tmux.startLogging("r")
+        let before = ssh.sessions
+        #expect(before >= 1)
+        ssh.killSessions()
+        // While the connections are down or coming back: a key in the full screen, and a
+        // change made on the core's machine.
+        try await tmux.keys("r", "a")
+        try await tmux.type("r", "typed during")
+        try await tmux.keys("r", "Enter")
+        #expect(try await sandbox.client("send", "add", "sent locally").status == 0)
+
+        await eventually("the full screen said where it reconnects") { tmux.log("r").contains("reconnecting to loop") }
+        await eventually("the watcher said it too") { watcher.errorOutput.contains("reconnecting to loop") }
+        #expect(watcher.errorOutput.contains("reconnecting to loop"), "\(watcher.errorOutput)")
+        try await eventually("the full screen shows all three") {
+            let screen = try await tmux.screen("r")
+            return screen.contains("typed before") && screen.contains("typed during") && screen.contains("sent locally")
+        }
+        let applied = try await texts(sandbox)
+        #expect(applied.sorted() == ["sent locally", "typed before", "typed during"], "\(applied)")
+        let state = try await sandbox.client("state", "--json").output
+        await eventually("the watcher's last line is the core's state") {
+            watcher.output.split(separator: "\n").last.map { $0 + "\n" == state } ?? false
+        }
+        try await tmux.keys("r", "q")
+    }
+}
