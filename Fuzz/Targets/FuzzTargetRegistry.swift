@@ -12,6 +12,8 @@ public enum FuzzTargetRegistry {
         JournalRecordTarget.self,
         RecoveryTarget.self,
         CrashNoteTarget.self,
+        BridgeGreetingTarget.self,
+        ReadOnlyBridgeTarget.self,
     ]
 
     /// The target called `name`, if there is one.

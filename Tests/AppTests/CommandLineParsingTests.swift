@@ -86,3 +86,36 @@ struct CommandLineParsingTests {
         #expect(try HostOptions.parse(["--print-paths"], program: "core-daemon").mode == .printPaths)
     }
 }
+
+@Suite("Command lines: --ssh")
+struct RemoteCommandLineTests {
+    private func parse(_ arguments: [String]) throws(CommandFailure) -> (ShellOptions, ShellCommand) {
+        try ShellCommand.parse(arguments, program: "shell-client", verbSummary: "add TEXT")
+    }
+
+    @Test("--ssh and --remote-command go with every command but bridge; --read-only only with bridge")
+    func accepted() throws {
+        let (options, command) = try parse(["send", "add", "x", "--ssh", "me@server", "--remote-command", "/opt/cama/bin/shell-client"])
+        #expect(command == .send(.verb(["add", "x"])))
+        #expect(options.ssh == "me@server" && options.remoteCommand == "/opt/cama/bin/shell-client")
+        #expect(try parse(["--ssh", "server", "attach"]).0.ssh == "server")
+        let (bridge, _) = try parse(["bridge", "--read-only"])
+        #expect(bridge.readOnly)
+    }
+
+    @Test("each misuse is a usage error that says what goes with what", arguments: [
+        (["bridge", "--ssh", "server"], "unknown option '--ssh'"),
+        (["--ssh", "server", "bridge"], "bridge is the far end of --ssh"),
+        (["state", "--read-only"], "--read-only belongs to bridge"),
+        (["state", "--remote-command", "x"], "--remote-command goes with --ssh HOST"),
+        (["state", "--ssh", "-oProxyCommand=x"], "--ssh takes a host, not '-oProxyCommand=x'"),
+    ])
+    func refused(arguments: [String], message: String) {
+        #expect(throws: CommandFailure.self) { try parse(arguments) }
+        do {
+            _ = try parse(arguments)
+        } catch {
+            #expect(error.message.contains(message), "\(error.message)")
+        }
+    }
+}

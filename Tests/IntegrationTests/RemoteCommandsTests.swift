@@ -9,11 +9,11 @@ import Testing
 @Suite("Commands over ssh", .enabled(if: LoopbackSSH.unavailable == nil, "\(LoopbackSSH.unavailable ?? "")"))
 struct RemoteCommandsTests {
     /// `shell-client ARGS --ssh HOST` with this sandbox's remote command and socket.
-    private func remote(_ ssh: LoopbackSSH, _ arguments: [String], host: String = "loop", remoteCommand: String? = nil, timeout: Duration = .seconds(30)) async throws -> Finished {
+    private func remote(_ ssh: LoopbackSSH, _ arguments: [String], host: String = "loop", remoteCommand: String? = nil, input: String? = nil) async throws -> Finished {
         try await ssh.sandbox.run(
             .shellClient,
             arguments + ["--ssh", host, "--remote-command", remoteCommand ?? Binary.shellClient.path, "--socket", ssh.sandbox.socket],
-            environment: ssh.environment, timeout: timeout)
+            input: input, environment: ssh.environment)
     }
 
     @Test("send, state and watch through ssh; the commands after the first share its ssh connection", .timeLimit(.minutes(1)))
@@ -40,6 +40,24 @@ struct RemoteCommandsTests {
         #expect(await watcher.process.waitForExit(timeout: .seconds(20)) == .exited(0))
         let lines = watcher.output.split(separator: "\n")
         #expect(lines.count == 2 && lines[1].contains(#""done":true"#) && lines[1].contains(#""revision":2"#), "\(watcher.output)")
+
+        // `send -` and the line-mode attach (their input from a file: no terminal) take the
+        // same route.
+        let streamed = try await remote(ssh, ["send", "-"], input: "add second\ncounter increment\n")
+        #expect(streamed.status == 0, "\(streamed)")
+        let attached = try await remote(ssh, ["attach"], input: "add third\nquit\n")
+        #expect(attached.status == 0 && attached.output.hasPrefix("attached to loop:\(sandbox.socket) (core "), "\(attached)")
+        let final = try await sandbox.client("state").output
+        #expect(final.hasPrefix("revision 5: 3 items, 1 done") && final.contains("3 [ ] third") && final.contains("counter: 1"), "\(final)")
+
+        // A watcher that dies leaves nothing behind on the server: its bridge ends.
+        let doomed = try sandbox.start(.shellClient, ["watch"] + ["--ssh", "loop", "--remote-command", Binary.shellClient.path, "--socket", sandbox.socket], environment: ssh.environment)
+        await eventually("the doomed watcher printed the state") { doomed.output.contains("revision 5") }
+        // The bridge itself: its arguments apart (NUL-separated), unlike the ssh and shell command lines that carry them.
+        let bridges = { LoopbackSSH.processes(mentioning: "bridge\u{0}--socket\u{0}\(sandbox.socket)").count }
+        #expect(bridges() == 1)
+        doomed.process.send(SIGKILL)
+        await eventually("its bridge on the server ends") { bridges() == 0 }
 
         // One ssh connection served them all: the server has one session, kept by the shared
         // connection, whose socket is in the runtime directory.
@@ -120,5 +138,27 @@ struct RemoteCommandsTests {
         #expect(refused.status == 1)
         #expect(refused.error.hasPrefix("shell-client: rejected: this connection is read-only (bridge --read-only)") && refused.error.hasSuffix("(read_only)\n"), "\(refused)")
         #expect(try await sandbox.client("state").output.hasPrefix("revision 1: 1 item"))
+    }
+}
+
+/// Any app's shell takes --ssh: the framework's, not the to-do app's.
+@Suite("Another app over ssh", .enabled(if: LoopbackSSH.unavailable == nil, "\(LoopbackSSH.unavailable ?? "")"))
+struct RemoteChatTests {
+    @Test("chat-shell --ssh: a post sent from afar shows in the room's state; its default remote command is chat-shell", .timeLimit(.minutes(1)))
+    func chatOverSSH() async throws {
+        let sandbox = try Sandbox()
+        let ssh = try await LoopbackSSH(sandbox)
+        defer { ssh.stop() }
+        let core = try sandbox.start(.chatCore, ["--socket", sandbox.socket])
+        defer { core.process.send(SIGTERM) }
+        await eventually("chat-core serves") { UnixSocket.isServing(sandbox.socket) }
+        let remote = ["--ssh", "loop", "--remote-command", Binary.chatShell.path, "--socket", sandbox.socket]
+        let posted = try await sandbox.run(.chatShell, ["send", "post", "ana", "hello from afar"] + remote, environment: ssh.environment)
+        #expect(posted.status == 0, "\(posted)")
+        let state = try await sandbox.run(.chatShell, ["state"] + remote, environment: ssh.environment)
+        #expect(state.output.contains("ana: hello from afar"), "\(state)")
+        // Without --remote-command, the host is asked for the app's own shell by name.
+        let byName = try await sandbox.run(.chatShell, ["state", "--ssh", "loop", "--socket", sandbox.socket], environment: ssh.environment)
+        #expect(byName.status == 3 && byName.error.hasPrefix("chat-shell: chat-shell is not on loop's PATH"), "\(byName)")
     }
 }

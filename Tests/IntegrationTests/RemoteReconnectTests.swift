@@ -59,7 +59,8 @@ struct RemoteReconnectTests {
         let watcher = try sandbox.start(.shellClient, ["watch", "--json", "--timeout", "60"] + remoteArguments(ssh), environment: ssh.environment)
         defer { watcher.process.send(SIGKILL) }
         let environment = ssh.environment.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
-        try await tmux.session("r", "env \(environment) \(Binary.shellClient.path) attach \(remoteArguments(ssh).joined(separator: " ")) --timeout 60")
+        let statusFile = sandbox.directory + "/attach.status"
+        try await tmux.session("r", "env \(environment) \(Binary.shellClient.path) attach \(remoteArguments(ssh).joined(separator: " ")) --timeout 60; echo $? > \(statusFile)")
         try await eventually("the remote full screen shows the empty list") { try await tmux.screen("r").contains("no items") }
         try await tmux.keys("r", "a")
         try await tmux.type("r", "typed before")
@@ -68,19 +69,21 @@ struct RemoteReconnectTests {
         await eventually("the watcher printed it") { watcher.output.contains("typed before") }
 
         try await tmux.startLogging("r")
-        let before = ssh.sessions
-        #expect(before >= 1)
+        #expect(ssh.sessions >= 1)
+        // The network goes: every session dies, and no new one is served until it is back.
+        ssh.pauseListener(true)
         ssh.killSessions()
-        // While the connections are down or coming back: a key in the full screen, and a
-        // change made on the core's machine.
+        await eventually("the full screen said where it reconnects") { tmux.log("r").contains("reconnecting to loop…") }
+        await eventually("the watcher said it too") { watcher.errorOutput.contains("the connection to the core was lost; reconnecting to loop") }
+        // While it is down: a key in the full screen (kept, then sent), and a change made on
+        // the core's machine.
         try await tmux.keys("r", "a")
         try await tmux.type("r", "typed during")
         try await tmux.keys("r", "Enter")
         #expect(try await sandbox.client("send", "add", "sent locally").status == 0)
+        #expect(try await texts(sandbox) == ["typed before", "sent locally"], "nothing typed while the network was gone can have arrived yet")
+        ssh.pauseListener(false)
 
-        await eventually("the full screen said where it reconnects") { tmux.log("r").contains("reconnecting to loop") }
-        await eventually("the watcher said it too") { watcher.errorOutput.contains("reconnecting to loop") }
-        #expect(watcher.errorOutput.contains("reconnecting to loop"), "\(watcher.errorOutput)")
         try await eventually("the full screen shows all three") {
             let screen = try await tmux.screen("r")
             return screen.contains("typed before") && screen.contains("typed during") && screen.contains("sent locally")
@@ -91,6 +94,20 @@ struct RemoteReconnectTests {
         await eventually("the watcher's last line is the core's state") {
             watcher.output.split(separator: "\n").last.map { $0 + "\n" == state } ?? false
         }
+
+        // Gone again, for longer: while ssh waits for the host, q still quits at once.
+        ssh.pauseListener(true)
+        defer { ssh.pauseListener(false) }
+        let cut = tmux.log("r").count
+        ssh.killSessions()
+        await eventually("reconnecting again") { tmux.log("r").dropFirst(cut).contains("reconnecting to loop…") }
+        // Once its new ssh is waiting for the host (the shell's child), not before.
+        let shell = try #require(LoopbackSSH.processes(mentioning: "\(Binary.shellClient.path)\u{0}attach\u{0}--ssh").first)
+        await eventually("the full screen dials again") { !LoopbackSSH.children(of: shell).isEmpty }
         try await tmux.keys("r", "q")
+        await eventually("q quits while ssh still waits for the host", timeout: .seconds(5)) {
+            (try? String(contentsOfFile: statusFile, encoding: .utf8)) != nil
+        }
+        #expect((try? String(contentsOfFile: statusFile, encoding: .utf8))?.trimmingCharacters() == "0")
     }
 }

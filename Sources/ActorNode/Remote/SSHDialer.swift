@@ -38,8 +38,7 @@ package final class SSHDialer: Sendable {
     /// - Returns: this side of the connection, non-blocking and close-on-exec; the caller owns it.
     package func dial(timeout: Duration) throws(LinkError) -> Int32 {
         let first = dials.add(1, ordering: .relaxed).oldValue == 0
-        var options = route.defaultOptions()
-        if !(first && interactive) { options += ["-o", "BatchMode=yes"] }
+        let options = route.defaultOptions() + SSHRoute.promptOptions(first: first, interactive: interactive)
         guard let (executable, arguments) = route.invocation(sshOptions: options, remote: route.remoteCommandLine) else {
             throw .remote("there is no ssh here (none on PATH); install OpenSSH's client, or set \(SSHRoute.commandVariable) to the ssh command to use")
         }

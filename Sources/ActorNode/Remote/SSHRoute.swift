@@ -107,14 +107,28 @@ package struct SSHRoute: Sendable, Equatable {
     /// When the shared connection is up, it was decided before and ssh is not asked again
     /// (the keep-alive options only matter to the connection that is made).
     package func defaultOptions() -> [String] {
+        if let controlPath {
+            var info = stat()
+            if stat(controlPath, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK {
+                return options(configuration: nil, sharedConnectionIsUp: true)
+            }
+        }
+        return options(configuration: effectiveConfiguration(), sharedConnectionIsUp: false)
+    }
+
+    /// ``defaultOptions()``'s decision, given what it found.
+    /// - Parameters:
+    ///   - configuration: what `ssh -G HOST` printed; nil if it failed (then nothing is added:
+    ///     an ssh that cannot say its configuration may not take these options either).
+    ///   - sharedConnectionIsUp: the shared connection's socket is there.
+    package func options(configuration: String?, sharedConnectionIsUp: Bool) -> [String] {
         let mentioned = sshCommand?.lowercased() ?? ""
         var sharing: [String] = []
         if let controlPath, !mentioned.contains("control"), !(sshCommand ?? "").contains("-S") {
             sharing = ["-o", "ControlMaster=auto", "-o", "ControlPath=\(controlPath)", "-o", "ControlPersist=\(Self.persistence)"]
-            var info = stat()
-            if stat(controlPath, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK { return sharing }
+            if sharedConnectionIsUp { return sharing }
         }
-        guard let configuration = effectiveConfiguration()?.lowercased().split(separator: "\n") else { return [] }
+        guard let configuration = configuration?.lowercased().split(separator: "\n") else { return [] }
         let setting = { (name: String) in configuration.first { $0.hasPrefix(name + " ") }.map { String($0.dropFirst(name.count + 1)) } }
         if let master = setting("controlmaster"), master != "false" { sharing = [] }
         if let path = setting("controlpath"), path != "none" { sharing = [] }
@@ -123,6 +137,16 @@ package struct SSHRoute: Sendable, Equatable {
             keepAlive = ["-o", "ServerAliveInterval=10", "-o", "ServerAliveCountMax=3"]
         }
         return sharing + keepAlive
+    }
+
+    /// What keeps ssh from asking for a password or passphrase: nothing for the first
+    /// connection of a command run on a terminal (it asks before any full screen starts),
+    /// `BatchMode=yes` for every other (a reconnection never prompts in the middle of a screen).
+    /// - Parameters:
+    ///   - first: the command's first connection.
+    ///   - interactive: the command runs on a terminal.
+    package static func promptOptions(first: Bool, interactive: Bool) -> [String] {
+        first && interactive ? [] : ["-o", "BatchMode=yes"]
     }
 
     /// Why ssh, running `program` on the host, ended before doing its work: ssh's own failure
@@ -167,8 +191,7 @@ package struct SSHRoute: Sendable, Equatable {
     ///   - interactive: whether ssh may ask for a password or passphrase on the terminal.
     /// - Returns: how it ended and what it printed.
     package func run(_ command: String, timeout: Duration, interactive: Bool) -> ProcessOutput.Captured? {
-        var options = defaultOptions()
-        if !interactive { options += ["-o", "BatchMode=yes"] }
+        let options = defaultOptions() + Self.promptOptions(first: true, interactive: interactive)
         guard let (executable, arguments) = invocation(sshOptions: options, remote: command) else { return nil }
         return ProcessOutput.capture(executable, arguments: arguments, timeout: timeout)
     }

@@ -29,7 +29,7 @@ enum AttachCommand<App: ShellApp> {
         let timeout = options.timeout
         let machine = CoreConnection<App>.machine(
             options, role: .shell, name: "\(App.program) attach", reconnectFor: options.timeoutOption ?? .seconds(60), mirrors: true)
-        let outcome = try runLoop(fullScreen.make(route.description, AttachOptions(options.attach)), machine: machine, signals: fullScreen.signals) { () throws(LinkError) -> Int32 in
+        let outcome = try runLoop(fullScreen.make(route.description, AttachOptions(options.attach)), machine: machine, signals: fullScreen.signals) { @Sendable () throws(LinkError) -> Int32 in
             try route.connectBlocking(timeout: timeout)
         }
         switch outcome {
@@ -48,7 +48,7 @@ enum AttachCommand<App: ShellApp> {
     }
 
     private static func runLoop<Interface: FullScreenInterface>(
-        _ interface: Interface, machine: ClientMachine, signals: [Int32], connect: @escaping () throws(LinkError) -> Int32
+        _ interface: Interface, machine: ClientMachine, signals: [Int32], connect: @escaping @Sendable () throws(LinkError) -> Int32
     ) throws(CommandFailure) -> FullScreenOutcome {
         try FullScreenLoop(machine: machine, interface: interface, signals: signals, connect: connect).run()
     }

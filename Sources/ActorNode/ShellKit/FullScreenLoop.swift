@@ -1,5 +1,6 @@
 import CSystemShims
 import Glibc
+import Synchronization
 import Wire
 
 /// The full-screen shell's one loop, as the core has one: the socket, the keys, the signals and
@@ -11,11 +12,18 @@ import Wire
 ///
 /// The signals it handles (a resize, the stop signals) must be blocked in every thread
 /// (``Signals/block(_:)``, first thing in `main`); the loop takes them from a `signalfd`.
+///
+/// The first connection is made before the screen is taken (ssh may ask for a password on the
+/// terminal then). Later ones, which can take long (ssh to a host that is unreachable for a
+/// while), are dialled on a thread of their own (``Dial``): the loop keeps reading keys and
+/// drawing meanwhile, so `q` always quits and keys typed in the meantime are kept and sent.
 final class FullScreenLoop<Interface: FullScreenInterface> {
     private var machine: ClientMachine
     private var interface: Interface
     /// Opens a connection to the core (a connected socket's descriptor).
-    private let connect: () throws(LinkError) -> Int32
+    private let connect: @Sendable () throws(LinkError) -> Int32
+    /// A connection being made on a thread of its own, if one is.
+    private var dial: Dial?
     private let keysFD: Int32
     private let signalFD: Int32
     private let terminal: BlockingWriter
@@ -44,7 +52,7 @@ final class FullScreenLoop<Interface: FullScreenInterface> {
     ///   - connect: opens a connection to the core.
     init(
         machine: ClientMachine, interface: Interface, signals: [Int32], keys: Int32 = 0,
-        terminal: BlockingWriter = .standardOutput, connect: @escaping () throws(LinkError) -> Int32
+        terminal: BlockingWriter = .standardOutput, connect: @escaping @Sendable () throws(LinkError) -> Int32
     ) {
         self.machine = machine
         self.interface = interface
@@ -58,6 +66,7 @@ final class FullScreenLoop<Interface: FullScreenInterface> {
     deinit {
         if socket >= 0 { close(socket) }
         if signalFD >= 0 { close(signalFD) }
+        dial?.abandon()
     }
 
     /// Runs until the session ends; the terminal is given back however it ends.
@@ -108,6 +117,11 @@ final class FullScreenLoop<Interface: FullScreenInterface> {
             signalIndex = descriptors.count
             descriptors.append(pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0))
         }
+        var dialIndex: Int?
+        if let dial {
+            dialIndex = descriptors.count
+            descriptors.append(pollfd(fd: dial.wakeFD, events: Int16(POLLIN), revents: 0))
+        }
         let deadline = [machine.deadline, wakeAt].compactMap { $0 }.min()
         let ready = poll(&descriptors, nfds_t(descriptors.count), Self.milliseconds(until: deadline))
         if ready < 0, errno != EINTR { ending = .lost(.closed("poll failed: \(SystemError("poll"))")) }
@@ -118,6 +132,10 @@ final class FullScreenLoop<Interface: FullScreenInterface> {
             if descriptors[socketIndex].revents & ~Int16(POLLOUT) != 0 { readSocket() }
         }
         if let keysIndex, descriptors[keysIndex].revents != 0 { readKeys() }
+        if let dialIndex, descriptors[dialIndex].revents != 0, let result = dial?.take() {
+            dial = nil
+            dialed(result)
+        }
         if let due = machine.deadline, due <= now { perform(machine.tick(now: now)) }
         if let wake = wakeAt, wake <= now {
             wakeAt = nil
@@ -169,17 +187,12 @@ final class FullScreenLoop<Interface: FullScreenInterface> {
     private func perform(_ outputs: [ClientOutput]) {
         for output in outputs {
             switch output {
+            case .connect where !started:
+                // Before the screen is taken: here, so that ssh may ask on the terminal.
+                let connect = self.connect
+                dialed(Result { () throws(LinkError) in try connect() })
             case .connect:
-                do throws(LinkError) {
-                    socket = try connect()
-                    let flags = fcntl(socket, F_GETFL)
-                    _ = fcntl(socket, F_SETFL, flags | O_NONBLOCK)
-                    outbound = []
-                    outboundOffset = 0
-                    perform(machine.connected(now: .now))
-                } catch {
-                    perform(machine.connectFailed(error, now: .now))
-                }
+                dial = Dial(connect)
             case let .write(bytes):
                 outbound += bytes
                 flush()
@@ -221,6 +234,20 @@ final class FullScreenLoop<Interface: FullScreenInterface> {
                     ending = ending ?? (error.map { .lost($0) } ?? .quit)
                 }
             }
+        }
+    }
+
+    /// A connection attempt ended: the socket, or why not.
+    private func dialed(_ result: Result<Int32, LinkError>) {
+        switch result {
+        case let .success(connected):
+            socket = connected
+            _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
+            outbound = []
+            outboundOffset = 0
+            perform(machine.connected(now: .now))
+        case let .failure(error):
+            perform(machine.connectFailed(error, now: .now))
         }
     }
 
@@ -320,4 +347,59 @@ enum FullScreenOutcome: Equatable {
     case stopped(Int32)
     /// The link ended on the core's side.
     case lost(LinkError)
+}
+
+/// A connection made on a thread of its own, for a loop that must not wait for it: the thread
+/// keeps the result and wakes the loop through an eventfd. One lock holds the result and
+/// whether the loop is gone, so exactly one side closes what is left.
+private final class Dial: Sendable {
+    /// Readable once the result is in.
+    let wakeFD: Int32
+    private struct State {
+        var result: Result<Int32, LinkError>?
+        /// The loop went away: a connection made after that is closed at once.
+        var abandoned = false
+    }
+
+    private let state = Mutex(State())
+
+    init(_ connect: @escaping @Sendable () throws(LinkError) -> Int32) {
+        wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        SystemThread.detach(name: "cama-dial") { [self] in
+            let made = Result { () throws(LinkError) in try connect() }
+            state.withLock { state in
+                if state.abandoned {
+                    if case let .success(fd) = made { close(fd) }
+                    close(wakeFD)
+                } else {
+                    state.result = made
+                    var one: UInt64 = 1
+                    _ = write(wakeFD, &one, 8)
+                }
+            }
+        }
+    }
+
+    /// The result, once the eventfd said it is in; the eventfd is closed then.
+    func take() -> Result<Int32, LinkError>? {
+        state.withLock { state in
+            guard let result = state.result else { return nil }
+            state.result = nil
+            state.abandoned = true
+            close(wakeFD)
+            return result
+        }
+    }
+
+    /// The loop is done without taking the result: whatever the thread makes is closed.
+    func abandon() {
+        state.withLock { state in
+            guard !state.abandoned else { return }
+            state.abandoned = true
+            if let result = state.result {
+                if case let .success(fd) = result { close(fd) }
+                close(wakeFD)
+            }
+        }
+    }
 }

@@ -8,26 +8,30 @@ import Wire
 /// A frame it cannot read as a client message is not passed on either: the client gets
 /// `error` `bad_frame` and the bridge ends, as the core would do. No I/O here: the bridge feeds
 /// it bytes and writes what it returns.
-struct ReadOnlyFilter {
+package struct ReadOnlyFilter {
     /// The reject code of an action sent through a read-only bridge.
-    static let rejectCode = "read_only"
+    package static let rejectCode = "read_only"
+
+    package init() {}
 
     private var fromClient = FrameDecoder(maximumFirstPayloadLength: 64 << 10)
     private var fromCore = FrameDecoder(maximumPayloadLength: Frame.absoluteMaximumPayloadLength)
     /// Whether the client broke the framing or sent what is not a message: nothing more goes
     /// to the core, and the bridge ends once the error is written.
-    private(set) var isBroken = false
+    package private(set) var isBroken = false
 
     /// What bytes from the client lead to.
-    struct Passage: Equatable {
+    package struct Passage: Equatable {
         /// For the core.
-        var toCore: [UInt8] = []
+        package var toCore: [UInt8] = []
         /// For the client (rejects, or the error that ends the bridge).
-        var toClient: [UInt8] = []
+        package var toClient: [UInt8] = []
+
+        package init() {}
     }
 
     /// Bytes from the client, in any chunks.
-    mutating func fromClient(_ bytes: some Collection<UInt8>) -> Passage {
+    package mutating func fromClient(_ bytes: some Collection<UInt8>) -> Passage {
         var passage = Passage()
         guard !isBroken else { return passage }
         fromClient.append(bytes)
@@ -55,7 +59,7 @@ struct ReadOnlyFilter {
     }
 
     /// Bytes from the core, in any chunks: the whole frames among them, for the client.
-    mutating func fromCore(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    package mutating func fromCore(_ bytes: some Collection<UInt8>) -> [UInt8] {
         fromCore.append(bytes)
         var out: [UInt8] = []
         while let payload = try? fromCore.nextFrame() {

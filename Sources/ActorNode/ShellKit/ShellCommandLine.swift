@@ -92,7 +92,7 @@ package enum ShellCommand: Sendable, Equatable {
                 if let problem = SSHRoute.problem(host: options.ssh!) { throw .usage(problem, program: program) }
             case .option("--remote-command") where name != "bridge":
                 options.remoteCommand = try cursor.value(for: "--remote-command")
-            case .option("--read-only") where name == nil || name == "bridge":
+            case .option("--read-only"):
                 options.readOnly = true
             case .option("-h"), .option("--help"):
                 wantsHelp = true

@@ -105,8 +105,9 @@ final class LoopbackSSH {
 
     /// Kills the server's sessions (each connection's sshd, and everything under it), as a
     /// dropped network would end them: the clients' ssh connections die.
-    func killSessions() {
-        guard let server else { return }
+    @discardableResult
+    func killSessions() -> [pid_t] {
+        guard let server else { return [] }
         var victims = Self.children(of: server.pid)
         var index = 0
         while index < victims.count {
@@ -114,6 +115,13 @@ final class LoopbackSSH {
             index += 1
         }
         for pid in victims { kill(pid, SIGKILL) }
+        return victims
+    }
+
+    /// Stops (SIGSTOP) or resumes (SIGCONT) the server's listener: while it is stopped, new
+    /// connections wait in its backlog, as they would for a host that is unreachable for a while.
+    func pauseListener(_ paused: Bool) {
+        server?.send(paused ? SIGSTOP : SIGCONT)
     }
 
     /// How many sessions (connections) the server has now.
@@ -155,6 +163,7 @@ final class LoopbackSSH {
 }
 
 extension Sandbox {
+
     /// Runs a tool to completion and returns its exit status (-1 if it did not exit).
     func runTool(_ executable: String, _ arguments: [String]) async throws -> Int32 {
         let tool = try start(executable: executable, name: PathName.fileName(of: executable), arguments)

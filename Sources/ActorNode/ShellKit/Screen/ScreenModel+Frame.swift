@@ -94,7 +94,8 @@ extension ScreenModel {
             let connection: String
             switch self.connection {
             case .connected: connection = "connected"
-            case .reconnecting: connection = "reconnecting…"
+            // The announcement's last clause: "reconnecting", or "reconnecting to HOST".
+            case let .reconnecting(announcement): connection = (announcement.split(separator: "; ").last.map(String.init) ?? "reconnecting") + "…"
             }
             let text = " \(PeerText.escaped(socket)) · \(connection) · r\(revision) · \(Wording.count(shells, "shell")) · ? help"
             return (DisplayWidth.truncate(text, to: columns), nil)

@@ -19,6 +19,7 @@ package struct ScreenModel<App: ScreenApp> {
     /// The link to the core, for the status line.
     package enum Connection: Equatable, Sendable {
         case connected
+        /// Lost, with the client's announcement ("...; reconnecting to HOST").
         case reconnecting(String)
     }
 
