@@ -103,6 +103,22 @@ struct ChanTests {
         #expect(Set(received).count == 1000)
     }
 
+    @Test("race in a task cancelled before any result: the operations are cancelled, and the first to end is the result (it used to trap on a nil)")
+    func raceCancelled() async {
+        let never = Chan<Int>()
+        let racing = Task {
+            await race([
+                { @Sendable in await never.receive() ?? -1 },
+                { @Sendable in
+                    await EventLoop.shared.sleep(for: .seconds(30))
+                    return 5
+                },
+            ])
+        }
+        racing.cancel()
+        #expect(await racing.value == -1)
+    }
+
     @Test("race returns the first result without waiting for the others")
     func raceReturnsFirst() async {
         let never = Chan<Int>()

@@ -9,7 +9,15 @@ import Wire
 struct BridgeTests {
     /// A bridge whose stdin and stdout are one end of a socket pair, and a client on the other,
     /// which has read the bridge's greeting line (`cama-bridge 1`): the protocol starts after it.
-    private func startBridge(_ sandbox: Sandbox, _ extra: [String] = []) throws -> (ChildProcess, RawClient, errors: String) {
+    private func startBridge(_ sandbox: Sandbox, _ extra: [String] = []) async throws -> (ChildProcess, RawClient, errors: String) {
+        let (bridge, fd, errors) = try await startBridgeDescriptor(sandbox, extra)
+        // The connection's reads and writes wait on the event loop, never in the system call.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        return (bridge, RawClient(connection: SocketConnection(fd: fd)), errors)
+    }
+
+    /// The same, the client's end left a plain blocking descriptor (the caller closes it).
+    private func startBridgeDescriptor(_ sandbox: Sandbox, _ extra: [String] = []) async throws -> (ChildProcess, Int32, errors: String) {
         var pair: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else { throw SystemError("socketpair") }
         let errors = sandbox.directory + "/bridge.err"
@@ -20,18 +28,21 @@ struct BridgeTests {
         }
         let bridge = try ChildProcess.spawn(Binary.shellClient.path, arguments: ["bridge", "--socket", sandbox.socket] + extra,
                                             standardInput: pair[1], standardOutput: pair[1], standardError: stderr)
-        // The greeting, a byte at a time so that nothing after it is taken (a blocking read:
-        // this runs before the connection is handed to the event loop, and the bridge greets at once).
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while line.last != UInt8(ascii: "\n"), line.count < 64, read(pair[0], &byte, 1) == 1 { line.append(byte) }
+        // The greeting, a byte at a time so that nothing after it is taken: blocking reads, on a
+        // thread of their own (never Swift's pool).
+        let fd = pair[0]
+        let line = await SystemThread.run(name: "greeting") { () -> [UInt8] in
+            var line: [UInt8] = []
+            var byte: UInt8 = 0
+            while line.last != UInt8(ascii: "\n"), line.count < 64, read(fd, &byte, 1) == 1 { line.append(byte) }
+            return line
+        }
         guard line == BridgeGreeting.line else {
             bridge.send(SIGKILL)
+            close(fd)
             throw SystemError("the bridge's greeting was \(String(decoding: line, as: UTF8.self).debugDescription)", code: EPROTO)
         }
-        // The connection's reads and writes wait on the event loop, never in the system call.
-        _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
-        return (bridge, RawClient(connection: SocketConnection(fd: pair[0])), errors)
+        return (bridge, fd, errors)
     }
 
     @Test("a script through the bridge: welcome, an action, its ack; its input ends, the core's last words come through, the bridge exits 0", .timeLimit(.minutes(1)))
@@ -39,7 +50,7 @@ struct BridgeTests {
         let sandbox = try Sandbox()
         let core = try await sandbox.startCore()
         defer { core.process.send(SIGTERM) }
-        let (bridge, client, _) = try startBridge(sandbox)
+        let (bridge, client, _) = try await startBridge(sandbox)
         defer { bridge.send(SIGKILL) }
         try await client.hello(role: "script")
         #expect(try await client.receive()?.messageType == "welcome")
@@ -60,22 +71,54 @@ struct BridgeTests {
         let sandbox = try Sandbox()
         let core = try await sandbox.startCore()
         defer { core.process.send(SIGTERM) }
-        let (bridge, client, _) = try startBridge(sandbox)
-        defer { bridge.send(SIGKILL) }
-        try await client.hello(role: "shell")
-        #expect(try await client.receive()?.messageType == "welcome")
-        var bytes: [UInt8] = []
+        let (bridge, fd, _) = try await startBridgeDescriptor(sandbox)
+        defer {
+            bridge.send(SIGKILL)
+            close(fd)
+        }
+        var bytes = try Frame.encode(Array(#"{"hello":{"protocol":1,"role":"shell","client":"raw-flood","name":"flood"}}"#.utf8))
         for seq in 1 ... 3000 {
             bytes += try Frame.encode(Array(#"{"action":{"client":"raw-flood","seq":\#(seq),"action":{"counter":"increment"}}}"#.utf8))
         }
-        let writing = Task { try await client.sendBytes(bytes) }
-        var acks = 0
-        while acks < 3000, let message = try await client.receive(timeout: .seconds(30)) {
-            if message["ack"] != nil { acks += 1 }
-        }
-        try await writing.value
+        // Both ways with plain blocking calls on threads of their own: what is measured is the
+        // bridge, not how soon this process's tasks are scheduled among the whole suite's.
+        let payload = bytes
+        let writing = Task { await SystemThread.run(name: "flood-out") { Self.writeAll(fd, payload) } }
+        let acks = await SystemThread.run(name: "flood-in") { Self.countAcks(fd, wanted: 3000, before: .now + .seconds(45)) }
+        #expect(await writing.value, "every byte was written")
         #expect(acks == 3000)
         #expect(try await sandbox.client("state", "--json").output.contains(#""counter":{"value":3000}"#))
+    }
+
+    /// Writes all of `bytes` to a blocking descriptor; false if it broke first.
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return false }
+            offset += written
+        }
+        return true
+    }
+
+    /// Reads frames from a blocking descriptor until `wanted` acks came, the stream ended or
+    /// `deadline` passed; how many acks came.
+    private static func countAcks(_ fd: Int32, wanted: Int, before deadline: ContinuousClock.Instant) -> Int {
+        var decoder = FrameDecoder(maximumPayloadLength: Frame.absoluteMaximumPayloadLength)
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        var acks = 0
+        while acks < wanted {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, PollTimeout.milliseconds(until: deadline)) > 0 else { return acks }
+            let count = read(fd, &buffer, buffer.count)
+            guard count > 0 else { return acks }
+            decoder.append(buffer[..<count])
+            while let frame = try? decoder.nextFrame() {
+                if frame.starts(with: Array(#"{"ack""#.utf8)) { acks += 1 }
+            }
+        }
+        return acks
     }
 
     @Test("SIGHUP, as a lost ssh connection sends, ends the bridge at once", .timeLimit(.minutes(1)))
@@ -83,7 +126,7 @@ struct BridgeTests {
         let sandbox = try Sandbox()
         let core = try await sandbox.startCore()
         defer { core.process.send(SIGTERM) }
-        let (bridge, client, _) = try startBridge(sandbox)
+        let (bridge, client, _) = try await startBridge(sandbox)
         defer { bridge.send(SIGKILL) }
         try await client.hello(role: "watcher")
         #expect(try await client.receive()?.messageType == "welcome")
@@ -107,7 +150,7 @@ struct BridgeTests {
         let core = try await sandbox.startCore()
         defer { core.process.send(SIGTERM) }
         #expect(try await sandbox.client("send", "add", "before").status == 0)
-        let (bridge, client, _) = try startBridge(sandbox, ["--read-only"])
+        let (bridge, client, _) = try await startBridge(sandbox, ["--read-only"])
         defer { bridge.send(SIGKILL) }
         try await client.hello(role: "shell")
         let welcome = try await client.receive()

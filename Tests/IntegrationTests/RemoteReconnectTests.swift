@@ -110,4 +110,37 @@ struct RemoteReconnectTests {
         }
         #expect((try? String(contentsOfFile: statusFile, encoding: .utf8))?.trimmingCharacters() == "0")
     }
+
+    @Test("a key with a passphrase: asked on the terminal before the full screen starts; a reconnection never asks (BatchMode): the screen says it is reconnecting and q quits", .enabled(if: Tmux.executable != nil, "tmux is not installed"), .timeLimit(.minutes(1)))
+    func passphrase() async throws {
+        let sandbox = try Sandbox()
+        let ssh = try await LoopbackSSH(sandbox)
+        defer { ssh.stop() }
+        let core = try await sandbox.startCore()
+        defer { core.process.send(SIGTERM) }
+        let tmux = try #require(Tmux(sandbox))
+        let statusFile = sandbox.directory + "/attach.status"
+        let environment = ssh.environment.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
+        let remote = ["--ssh", "loop-pass", "--remote-command", Binary.shellClient.path, "--socket", sandbox.socket]
+        try await tmux.session("p", "env \(environment) \(Binary.shellClient.path) attach \(remote.joined(separator: " ")) --timeout 60; echo $? > \(statusFile)")
+        try await eventually("ssh asks for the passphrase") { try await tmux.screen("p").contains("Enter passphrase for key") }
+        #expect(try await tmux.display("p", "#{alternate_on}") == "0", "the question comes before the full screen")
+        try await tmux.type("p", LoopbackSSH.passphrase)
+        try await tmux.keys("p", "Enter")
+        try await eventually("the full screen starts") { try await tmux.screen("p").contains("no items") }
+        #expect(try await tmux.display("p", "#{alternate_on}") == "1")
+
+        try await tmux.startLogging("p")
+        ssh.killSessions()
+        await eventually("it says it is reconnecting") { tmux.log("p").contains("reconnecting to loop-pass…") }
+        // Its new ssh runs in BatchMode: no question lands on the screen, and it keeps trying.
+        let shell = try #require(LoopbackSSH.processes(mentioning: "\(Binary.shellClient.path)\u{0}attach\u{0}--ssh").first)
+        await eventually("a reconnection was tried") { !LoopbackSSH.children(of: shell).isEmpty }
+        await eventually("and failed, without asking") { LoopbackSSH.children(of: shell).isEmpty }
+        #expect(!tmux.log("p").contains("passphrase"), "\(tmux.log("p"))")
+        #expect(try await tmux.screen("p").contains("reconnecting to loop-pass…"))
+        try await tmux.keys("p", "q")
+        await eventually("q quits") { (try? String(contentsOfFile: statusFile, encoding: .utf8)) != nil }
+        #expect(try await tmux.display("p", "#{alternate_on}") == "0")
+    }
 }

@@ -281,16 +281,9 @@ final class BlockingStream {
     /// Waits until the socket is ready for `events` or has failed; false once `deadline` passes.
     private func wait(for events: Int16, before deadline: ContinuousClock.Instant?) -> Bool {
         while true {
-            var milliseconds: Int32 = -1
-            if let deadline {
-                let left = ContinuousClock.now.duration(to: deadline)
-                guard left > .zero else { return false }
-                let (seconds, attoseconds) = left.components
-                // Rounded up, so that a wait never ends just before its deadline.
-                milliseconds = Int32(min(seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000, Int64(Int32.max)))
-            }
+            if let deadline, deadline <= .now { return false }
             var descriptor = pollfd(fd: fd, events: events, revents: 0)
-            let ready = poll(&descriptor, 1, milliseconds)
+            let ready = poll(&descriptor, 1, PollTimeout.milliseconds(until: deadline))
             if ready > 0 || (ready < 0 && errno != EINTR) { return true }
         }
     }

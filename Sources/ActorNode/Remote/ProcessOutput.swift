@@ -50,7 +50,7 @@ package enum ProcessOutput {
             var descriptors = [output[0], errors[0]].enumerated().map { index, fd in
                 pollfd(fd: open[index] ? fd : -1, events: Int16(POLLIN), revents: 0)
             }
-            let ready = poll(&descriptors, 2, DeadlineWait.milliseconds(until: deadline))
+            let ready = poll(&descriptors, 2, PollTimeout.milliseconds(until: deadline))
             if ready == 0 {
                 child.send(SIGKILL)
                 return nil
@@ -68,7 +68,7 @@ package enum ProcessOutput {
                 }
             }
         }
-        guard let termination = DeadlineWait.termination(of: child, before: deadline) else {
+        guard let termination = child.termination(before: deadline) else {
             child.send(SIGKILL)
             return nil
         }
@@ -90,26 +90,5 @@ package enum ProcessOutput {
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         if nonBlockingRead { _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK) }
         return true
-    }
-}
-
-/// Waiting with deadlines on a thread that may block.
-package enum DeadlineWait {
-    /// The milliseconds `poll` should wait for `deadline`, rounded up; -1 (for ever) when nil.
-    package static func milliseconds(until deadline: ContinuousClock.Instant?) -> Int32 {
-        guard let deadline else { return -1 }
-        let left = ContinuousClock.now.duration(to: deadline)
-        guard left > .zero else { return 0 }
-        let (seconds, attoseconds) = left.components
-        return Int32(min(seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000, Int64(Int32.max)))
-    }
-
-    /// How `child` ended, waiting for it until `deadline`; nil if it is still running then.
-    package static func termination(of child: ChildProcess, before deadline: ContinuousClock.Instant) -> ChildProcess.Termination? {
-        while true {
-            if let termination = child.termination { return termination }
-            guard ContinuousClock.now < deadline else { return nil }
-            usleep(2_000)
-        }
     }
 }

@@ -102,7 +102,7 @@ package final class SSHDialer: Sendable {
                     pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
                     pollfd(fd: errorsOpen ? errors : -1, events: Int16(POLLIN), revents: 0),
                 ]
-                let ready = poll(&descriptors, 2, DeadlineWait.milliseconds(until: deadline))
+                let ready = poll(&descriptors, 2, PollTimeout.milliseconds(until: deadline))
                 if ready < 0, errno == EINTR { continue }
                 if ready == 0 {
                     child.send(SIGTERM)
@@ -159,7 +159,7 @@ package final class SSHDialer: Sendable {
 
         /// Why ssh ended before the greeting.
         private mutating func ended() -> LinkError {
-            let termination = DeadlineWait.termination(of: child, before: .now + .seconds(2))
+            let termination = child.termination(before: .now + .seconds(2))
             _ = readErrors()
             if termination == nil { child.send(SIGTERM) }
             return .remote(route.failure(termination, program: route.remoteCommand, said: lastWords))

@@ -123,7 +123,7 @@ final class FullScreenLoop<Interface: FullScreenInterface> {
             descriptors.append(pollfd(fd: dial.wakeFD, events: Int16(POLLIN), revents: 0))
         }
         let deadline = [machine.deadline, wakeAt].compactMap { $0 }.min()
-        let ready = poll(&descriptors, nfds_t(descriptors.count), Self.milliseconds(until: deadline))
+        let ready = poll(&descriptors, nfds_t(descriptors.count), PollTimeout.milliseconds(until: deadline))
         if ready < 0, errno != EINTR { ending = .lost(.closed("poll failed: \(SystemError("poll"))")) }
         let now = ContinuousClock.now
         if let signalIndex, descriptors[signalIndex].revents != 0 { takeSignals() }
@@ -327,15 +327,6 @@ final class FullScreenLoop<Interface: FullScreenInterface> {
     private func draw() {
         let bytes = interface.frame()
         if !bytes.isEmpty { terminal.enqueue(bytes) }
-    }
-
-    private static func milliseconds(until deadline: ContinuousClock.Instant?) -> Int32 {
-        guard let deadline else { return -1 }
-        let left = ContinuousClock.now.duration(to: deadline)
-        guard left > .zero else { return 0 }
-        let (seconds, attoseconds) = left.components
-        // Rounded up, so that a wait never ends just before its deadline.
-        return Int32(min(seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000, Int64(Int32.max)))
     }
 }
 

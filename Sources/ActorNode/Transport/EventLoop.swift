@@ -263,12 +263,7 @@ package final class EventLoop: SerialExecutor, Sendable {
 
     /// Milliseconds until the earliest timer, rounded up (-1: none, wait for events only).
     private func waitTimeout() -> Int32 {
-        guard let deadline = timers.withLock({ $0.nextDeadline }) else { return -1 }
-        let remaining = ContinuousClock.now.duration(to: deadline)
-        guard remaining > .zero else { return 0 }
-        let (seconds, attoseconds) = remaining.components
-        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int32(clamping: milliseconds)
+        PollTimeout.milliseconds(until: timers.withLock { $0.nextDeadline })
     }
 
     /// Handles the descriptors that are ready now, without waiting and without ending the turn:

@@ -6,10 +6,13 @@ import Testing
 /// A real OpenSSH server on 127.0.0.1 for one test, with throwaway host and user keys in the
 /// test's sandbox, and an ssh configuration naming it `loop` (and `loop-ro`, whose key may
 /// only run a read-only bridge). Clients reach it with `CAMA_SSH="ssh -F <sandbox>/ssh_config"`
-/// (``environment``), their shared ssh connections live in the sandbox (`XDG_RUNTIME_DIR`),
+/// (``environment``), and `loop-pass`, whose key has the passphrase ``passphrase`` and which
+/// may prompt), their shared ssh connections live in the sandbox (`XDG_RUNTIME_DIR`),
 /// and ``stop()`` kills every process of the sandbox's ssh by pid.
 final class LoopbackSSH {
     static let sshd = "/usr/sbin/sshd"
+    /// The passphrase of `loop-pass`'s key.
+    static let passphrase = "open sesame"
 
     /// Why these tests cannot run here, or nil.
     static let unavailable: String? = {
@@ -42,11 +45,12 @@ final class LoopbackSSH {
         self.sandbox = sandbox
         let directory = sandbox.directory
         try Directories.create(directory + "/run")
-        for key in ["host_key", "user_key", "ro_key"] {
-            let made = try await sandbox.runTool("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", key, "-f", "\(directory)/\(key)"])
+        for key in ["host_key", "user_key", "ro_key", "pass_key"] {
+            let made = try await sandbox.runTool("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", key == "pass_key" ? Self.passphrase : "", "-C", key, "-f", "\(directory)/\(key)"])
             guard made == 0 else { throw SystemError("ssh-keygen for \(key) exited \(made)", code: EIO) }
         }
         var authorized = try String(contentsOfFile: "\(directory)/user_key.pub", encoding: .utf8)
+            + String(contentsOfFile: "\(directory)/pass_key.pub", encoding: .utf8)
         if let readOnlyCommand {
             authorized += "command=\"\(readOnlyCommand)\",no-pty,no-port-forwarding " + (try String(contentsOfFile: "\(directory)/ro_key.pub", encoding: .utf8))
         }
@@ -71,7 +75,7 @@ final class LoopbackSSH {
 
         """.utf8).write(to: URL(fileURLWithPath: "\(directory)/sshd_config"))
         let port = self.port
-        let client = { (name: String, key: String) in """
+        let client = { (name: String, key: String, batch: Bool) in """
         Host \(name)
           HostName 127.0.0.1
           Port \(port)
@@ -81,11 +85,12 @@ final class LoopbackSSH {
           IdentityAgent none
           UserKnownHostsFile \(directory)/known_hosts
           StrictHostKeyChecking yes
-          BatchMode yes
+          BatchMode \(batch ? "yes" : "no")
           LogLevel ERROR
 
         """ }
-        try Data((client("loop", "user_key") + client("loop-ro", "ro_key")).utf8).write(to: URL(fileURLWithPath: configuration))
+        let hosts = client("loop", "user_key", true) + client("loop-ro", "ro_key", true) + client("loop-pass", "pass_key", false)
+        try Data(hosts.utf8).write(to: URL(fileURLWithPath: configuration))
         let started = try sandbox.start(executable: Self.sshd, name: "sshd", ["-D", "-e", "-f", "\(directory)/sshd_config"])
         server = started.process
         await eventually("sshd listens on 127.0.0.1:\(port)") { Self.accepts(port) || started.process.termination != nil }
