@@ -101,6 +101,36 @@ public enum RecoveryTarget: FuzzTarget {
         } catch {
             // A record the app's reducers refuse: a failure recovery reports, not a finding.
         }
+        try checkLoad(files, upTo: log.lastRevision / 2, whole: log)
+    }
+
+    /// `--at`: loaded up to `limit`, the directory gives a snapshot at or before it and the
+    /// entries after that snapshot up to it, in order; where the whole load's snapshot is at
+    /// or before the limit, the same entries as the whole load's, trimmed.
+    static func checkLoad(_ files: StateFiles, upTo limit: UInt64, whole: RecoveredLog<JSONValue, JSONValue>) throws(FuzzFinding) {
+        let log: RecoveredLog<JSONValue, JSONValue>
+        do {
+            log = try Recovery.load(files, state: JSONValue.self, action: JSONValue.self, upTo: limit)
+        } catch {
+            // An older snapshot may be damaged where the newest was not, or missing revisions
+            // show only from an older starting point: a failure, reported, not a trap.
+            return
+        }
+        if let snapshot = log.snapshot, snapshot.revision > limit {
+            throw FuzzFinding("loaded up to \(limit), recovery started from the snapshot at \(snapshot.revision)")
+        }
+        var expected = log.snapshot?.revision ?? 0
+        for entry in log.entries {
+            guard entry.revision == expected + 1, entry.revision <= limit else {
+                throw FuzzFinding("loaded up to \(limit), recovery returned revision \(entry.revision) after \(expected)")
+            }
+            expected = entry.revision
+        }
+        if let snapshot = whole.snapshot, snapshot.revision <= limit, log.snapshot?.revision == snapshot.revision {
+            guard log.entries.map(\.revision) == whole.upTo(limit).entries.map(\.revision) else {
+                throw FuzzFinding("loaded up to \(limit), the entries differ from the whole load's, trimmed")
+            }
+        }
     }
 
     static func checkRepair(_ files: StateFiles) throws(FuzzFinding) {

@@ -27,7 +27,7 @@ struct HostOptionsTests {
 
     @Test("mistakes read as they always did", arguments: [
         (["--fsync", "sometimes"], "--fsync takes always, batch or never, not 'sometimes'"),
-        (["--check", "--print-paths"], "choose one of --check, --repair and --print-paths"),
+        (["--check", "--print-paths"], "choose one of --check, --repair, --at and --print-paths"),
         (["--max-frame", "12"], "--max-frame needs a whole number from 1024 to 4294967295, not '12'"),
         (["--handshake-timeout", "0"], "--handshake-timeout needs a number of seconds from 0.1 to 3600.0, not '0'"),
         (["--socket"], "--socket needs a value"),

@@ -63,11 +63,20 @@ func attachedShells(_ socket: String) async throws -> Int64? {
     return try await client.receive()?["welcome", "shells"]?.intValue
 }
 
+/// The revision of the core serving `socket`, as its welcome says (nil if none answers).
+func coreRevision(_ socket: String) async -> UInt64? {
+    await welcomeNumber(socket, "revision").map(UInt64.init)
+}
+
 /// The pid of the core serving `socket`, as its welcome says (nil if none answers).
 func corePid(_ socket: String) async -> Int32? {
+    await welcomeNumber(socket, "pid").map(Int32.init)
+}
+
+/// A number of the welcome a script gets from the core serving `socket` (nil if none answers).
+private func welcomeNumber(_ socket: String, _ field: String) async -> Int64? {
     guard let client = try? RawClient.connect(socket) else { return nil }
     defer { client.close() }
-    guard (try? await client.hello(role: "script")) != nil,
-          let pid = (try? await client.receive(timeout: .seconds(5)))??["welcome", "pid"]?.intValue else { return nil }
-    return Int32(pid)
+    guard (try? await client.hello(role: "script")) != nil else { return nil }
+    return (try? await client.receive(timeout: .seconds(5)))??["welcome", field]?.intValue
 }

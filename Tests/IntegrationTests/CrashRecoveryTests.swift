@@ -8,7 +8,7 @@ import Wire
 /// once, and nothing appears twice.
 @Suite("Crash recovery")
 struct CrashRecoveryTests {
-    @Test("concurrent senders, the core SIGKILLed at random moments: every ack lands exactly once")
+    @Test("concurrent senders, the core SIGKILLed four times along the way: every ack lands exactly once")
     func killedRepeatedly() async throws {
         let sandbox = try Sandbox()
         let launcher = try sandbox.start(.camaLaunch, ["--headless", "--socket", sandbox.socket])
@@ -16,13 +16,20 @@ struct CrashRecoveryTests {
         await eventually("the first core serves") { UnixSocket.isServing(sandbox.socket) }
 
         let clients = 4
-        let perClient = 40
-        let deadline = ContinuousClock.now + .seconds(60)
+        let perClient = 100
+        let total = UInt64(clients * perClient)
+        let deadline = ContinuousClock.now + .seconds(90)
+        // Each kill when the run has reached a point of its own (a tenth, then every fifth of
+        // the actions): the clients are then in flight by construction, however fast this
+        // machine is. (Kills at random moments in time used to land after a fast run had
+        // ended, when nobody was in flight.)
         let kills = Task {
-            var random = SeededRandom(seed: 4242)
             var killed: [pid_t] = []
-            for _ in 0 ..< 4 {
-                try await Task.sleep(for: .milliseconds(Int64(80 + random.next() % 250)))
+            for threshold in [total / 10, total * 3 / 10, total / 2, total * 7 / 10] {
+                while ContinuousClock.now < deadline {
+                    if let revision = await coreRevision(sandbox.socket), revision >= threshold { break }
+                    try await Task.sleep(for: .milliseconds(2))
+                }
                 guard let core = await corePid(sandbox.socket) else { continue }
                 kill(core, SIGKILL)
                 killed.append(core)

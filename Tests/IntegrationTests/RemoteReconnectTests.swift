@@ -49,18 +49,13 @@ struct RemoteReconnectTests {
 
     @Test("every ssh connection cut under a remote watch and a full-screen attach: both say 'reconnecting to loop', come back, and end with each action once", .enabled(if: Tmux.executable != nil, "tmux is not installed"), .timeLimit(.minutes(2)))
     func connectionCut() async throws {
-        let sandbox = try Sandbox()
-        let ssh = try await LoopbackSSH(sandbox)
-        defer { ssh.stop() }
-        let core = try await sandbox.startCore()
-        defer { core.process.send(SIGTERM) }
-        let tmux = try #require(Tmux(sandbox))
+        let rig = try await TerminalRig()
+        let (sandbox, ssh, tmux) = (rig.sandbox, rig.ssh, rig.tmux)
 
         let watcher = try sandbox.start(.shellClient, ["watch", "--json", "--timeout", "60"] + remoteArguments(ssh), environment: ssh.environment)
         defer { watcher.process.send(SIGKILL) }
-        let environment = ssh.environment.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
         let statusFile = sandbox.directory + "/attach.status"
-        try await tmux.session("r", "env \(environment) \(Binary.shellClient.path) attach \(remoteArguments(ssh).joined(separator: " ")) --timeout 60; echo $? > \(statusFile)")
+        try await tmux.session("r", "env \(rig.environment) \(Binary.shellClient.path) attach \(remoteArguments(ssh).joined(separator: " ")) --timeout 60; echo $? > \(statusFile)")
         try await eventually("the remote full screen shows the empty list") { try await tmux.screen("r").contains("no items") }
         try await tmux.keys("r", "a")
         try await tmux.type("r", "typed before")
@@ -113,16 +108,11 @@ struct RemoteReconnectTests {
 
     @Test("a key with a passphrase: asked on the terminal before the full screen starts; a reconnection never asks (BatchMode): the screen says it is reconnecting and q quits", .enabled(if: Tmux.executable != nil, "tmux is not installed"), .timeLimit(.minutes(1)))
     func passphrase() async throws {
-        let sandbox = try Sandbox()
-        let ssh = try await LoopbackSSH(sandbox)
-        defer { ssh.stop() }
-        let core = try await sandbox.startCore()
-        defer { core.process.send(SIGTERM) }
-        let tmux = try #require(Tmux(sandbox))
+        let rig = try await TerminalRig()
+        let (sandbox, ssh, tmux) = (rig.sandbox, rig.ssh, rig.tmux)
         let statusFile = sandbox.directory + "/attach.status"
-        let environment = ssh.environment.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
         let remote = ["--ssh", "loop-pass", "--remote-command", Binary.shellClient.path, "--socket", sandbox.socket]
-        try await tmux.session("p", "env \(environment) \(Binary.shellClient.path) attach \(remote.joined(separator: " ")) --timeout 60; echo $? > \(statusFile)")
+        try await tmux.session("p", "env \(rig.environment) \(Binary.shellClient.path) attach \(remote.joined(separator: " ")) --timeout 60; echo $? > \(statusFile)")
         try await eventually("ssh asks for the passphrase") { try await tmux.screen("p").contains("Enter passphrase for key") }
         #expect(try await tmux.display("p", "#{alternate_on}") == "0", "the question comes before the full screen")
         try await tmux.type("p", LoopbackSSH.passphrase)
@@ -142,5 +132,32 @@ struct RemoteReconnectTests {
         try await tmux.keys("p", "q")
         await eventually("q quits") { (try? String(contentsOfFile: statusFile, encoding: .utf8)) != nil }
         #expect(try await tmux.display("p", "#{alternate_on}") == "0")
+    }
+}
+
+/// A sandbox with a loopback sshd, a core and a tmux server, for a full screen over ssh; the
+/// ssh processes and the core are ended, by pid, when it goes (the sandbox ends the rest).
+private final class TerminalRig {
+    let sandbox: Sandbox
+    let ssh: LoopbackSSH
+    let core: Started
+    let tmux: Tmux
+
+    init() async throws {
+        sandbox = try Sandbox()
+        ssh = try await LoopbackSSH(sandbox)
+        core = try await sandbox.startCore()
+        guard let tmux = Tmux(sandbox) else { throw SystemError("tmux is not installed", code: ENOENT) }
+        self.tmux = tmux
+    }
+
+    deinit {
+        ssh.stop()
+        core.process.send(SIGTERM)
+    }
+
+    /// The ssh environment as `NAME='value'` words, for a command line run by tmux.
+    var environment: String {
+        ssh.environment.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
     }
 }

@@ -58,12 +58,18 @@ package struct RecoveredLog<State: Codable & Sendable, Action: Codable & Sendabl
 /// sign (it may have been acknowledged): recovery fails, naming the file and offset, and the
 /// core refuses to start.
 package enum Recovery {
+    /// Reads the directory back.
+    /// - Parameters:
+    ///   - files: the state directory's files.
+    ///   - limit: the revision to stop at (`core-daemon --at`): the newest valid snapshot at or
+    ///     before it, and the journal entries after that snapshot up to it; nil: everything. The
+    ///     whole journal is checked either way.
     package static func load<State: Codable & Sendable, Action: Codable & Sendable>(
-        _ files: StateFiles, state: State.Type = State.self, action: Action.Type = Action.self
+        _ files: StateFiles, state: State.Type = State.self, action: Action.Type = Action.self, upTo limit: UInt64? = nil
     ) throws(RecoveryFailure) -> RecoveredLog<State, Action> {
         var log = RecoveredLog<State, Action>(snapshot: nil, snapshotFile: nil, entries: [], tornTail: nil, reserve: nil, notes: [], journals: [])
         do {
-            try load(files, into: &log)
+            try load(files, into: &log, upTo: limit)
         } catch {
             var failure = error
             failure.notes = log.notes
@@ -72,10 +78,27 @@ package enum Recovery {
         return log
     }
 
+    /// The oldest revision the directory can still show: 0 (the empty state) while the journal
+    /// starts at revision 1, else its oldest snapshot whose record is whole. Older revisions
+    /// went when snapshots covered them (STATE.md, "Rotation and cleanup").
+    /// - Parameter files: the state directory's files.
+    package static func oldestRevision(_ files: StateFiles) -> UInt64 {
+        if let first = files.journals().first, first.revision <= 1 { return 0 }
+        return wholeSnapshots(files).map(\.revision).min() ?? 0
+    }
+
+    /// The snapshots whose file is one whole record (not decoded).
+    private static func wholeSnapshots(_ files: StateFiles) -> [StateFiles.Entry] {
+        files.snapshots().filter { snapshot in
+            guard let bytes = try? FileIO.read(snapshot.path), case let .record(_, next) = DurableRecord.scan(bytes, at: 0) else { return false }
+            return next == bytes.count
+        }
+    }
+
     private static func load<State: Codable & Sendable, Action: Codable & Sendable>(
-        _ files: StateFiles, into log: inout RecoveredLog<State, Action>
+        _ files: StateFiles, into log: inout RecoveredLog<State, Action>, upTo limit: UInt64?
     ) throws(RecoveryFailure) {
-        for entry in files.snapshots() {
+        for entry in files.snapshots() where limit.map({ entry.revision <= $0 }) ?? true {
             do {
                 let bytes = try FileIO.read(entry.path)
                 guard case let .record(payload, next) = DurableRecord.scan(bytes, at: 0), next == bytes.count else {
@@ -140,7 +163,7 @@ package enum Recovery {
                                 file: segment.name, offset: offset,
                                 reason: "revision \(entry.revision) where \(expected) was expected: records are missing", repairable: true)
                         }
-                        log.entries.append(entry)
+                        if limit.map({ entry.revision <= $0 }) ?? true { log.entries.append(entry) }
                         expected += 1
                     }
                     offset = next
@@ -177,6 +200,14 @@ package enum Recovery {
 }
 
 extension RecoveredLog {
+    /// The same log with the entries after `revision` left out.
+    /// - Parameter revision: the last revision to keep (at least the snapshot's).
+    package func upTo(_ revision: UInt64) -> RecoveredLog {
+        var trimmed = self
+        trimmed.entries = entries.filter { $0.revision <= revision }
+        return trimmed
+    }
+
     /// The state, revision and ledger after replaying every entry through `reducer`, without
     /// running any effect. Each entry is replayed with the moment it was first applied at.
     package func replay<Environment: Sendable>(

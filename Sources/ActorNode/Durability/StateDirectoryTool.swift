@@ -57,6 +57,7 @@ package enum StateDirectoryTool {
         } catch {
             return (report + refusal(error), false)
         }
+        report.append("revisions held: \(Recovery.oldestRevision(files)) to \(log.lastRevision) ('--at REV' shows the state at any of them)")
         report.append("replays through this version of the app to revision \(log.lastRevision): sound")
         return (report, true)
     }

@@ -76,9 +76,50 @@ public enum CoreHost<App: CoreApp> {
             } catch {
                 throw CommandFailure(.rejected, "cannot repair \(stateDirectory): \(error)")
             }
+        case let .at(revision):
+            let line = try state(at: revision, in: StateFiles(directory: stateDirectory))
+            await StandardStreams.out(line)
+            return 0
         case .serve:
             return try await serve(options)
         }
+    }
+
+    /// `--at REV`: the state at `revision` as `state --json` prints it, from the nearest snapshot
+    /// at or before it and the journal after that, replayed through the app's reducer (no
+    /// effect runs). It reads and never writes, so the core may be running.
+    /// - Parameters:
+    ///   - revision: the revision to show.
+    ///   - files: the state directory.
+    static func state(at revision: UInt64, in files: StateFiles) throws(CommandFailure) -> String {
+        let directory = files.directory
+        guard files.exists else {
+            throw CommandFailure(.rejected, "the state directory \(directory) does not exist; check the --state-dir you meant")
+        }
+        let oldest = Recovery.oldestRevision(files)
+        guard revision >= oldest else {
+            throw CommandFailure(.rejected, "revision \(revision) is older than \(directory) holds: the oldest it can show is \(oldest) (older ones went when newer snapshots covered them)")
+        }
+        // Read as a core would first: what it holds, and whether it can be read at all.
+        let log: RecoveredLog<App.State, App.Action>
+        do throws(RecoveryFailure) {
+            let whole = try Recovery.load(files, state: App.State.self, action: App.Action.self)
+            guard revision <= whole.lastRevision else {
+                throw RecoveryFailure(file: directory, offset: nil, reason: "revision \(revision) is past the newest one it holds, \(whole.lastRevision)", repairable: false)
+            }
+            log = revision >= whole.snapshot?.revision ?? 0
+                ? whole.upTo(revision)
+                : try Recovery.load(files, state: App.State.self, action: App.Action.self, upTo: revision)
+        } catch {
+            throw CommandFailure(.rejected, "cannot show revision \(revision) of \(directory): \(error.reason)")
+        }
+        let replayed: (state: App.State, revision: UInt64, ledger: ClientLedger)
+        do throws(RecoveryFailure) {
+            replayed = try log.replay(initial: App.initialState, reducer: App.reducer, environment: App.environment(CoreServices()))
+        } catch {
+            throw CommandFailure(.rejected, "cannot show revision \(revision) of \(directory): \(error)")
+        }
+        return StateJSON.line(replayed.state, revision: replayed.revision)
     }
 
     /// Serves until a stop signal, or until the launcher that supervises this core is gone.

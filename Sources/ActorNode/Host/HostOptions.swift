@@ -12,6 +12,8 @@ package struct HostOptions: Sendable, Equatable {
         case repair
         /// Print where the socket and state directory are, for a launcher.
         case printPaths
+        /// Print the state at a revision, from the state directory (`--at REV`).
+        case at(UInt64)
         case help
         case version
     }
@@ -48,6 +50,8 @@ package struct HostOptions: Sendable, Equatable {
                     try set(&options, &cursor, name)
                 case let .mode(mode):
                     modes.append(mode)
+                case let .valueMode(read):
+                    modes.append(try read(&cursor, name))
                 case let .answer(mode):
                     options.mode = mode
                     return options
@@ -129,6 +133,14 @@ package struct HostOptions: Sendable, Equatable {
             "truncate a damaged journal at its last good record (the core must be",
             "stopped); what follows the damage is lost",
         ], effect: .mode(.repair)),
+        HostOption("--at", value: "REV", usage: .alone(with: ["--state-dir"]), help: [
+            "print the state at revision REV as one line of JSON, as 'state --json'",
+            "prints it: the nearest snapshot at or before REV and the journal after",
+            "it, replayed; for any revision the directory still holds (--check says",
+            "which), the core running or not",
+        ]) { (cursor: inout ArgumentCursor, name: String) throws(CommandFailure) -> HostOptions.Mode in
+            .at(UInt64(try cursor.number(for: name, in: 0 ... Int.max)))
+        },
         HostOption("--print-paths", usage: .unlisted, help: [
             "print the socket and the state directory this core would use, one a",
             "line, and exit (for launchers)",
@@ -155,7 +167,7 @@ package struct HostOptions: Sendable, Equatable {
         for option in table {
             guard case let .alone(others) = option.usage else { continue }
             let with = others.compactMap { other in table.first { $0.names.contains(other) }?.bracketed }
-            lines.append(margin + ([program, option.names[0]] + with).joined(separator: " "))
+            lines.append(margin + ([program, option.label] + with).joined(separator: " "))
         }
         return """
         \(program): \(summary)
@@ -196,6 +208,8 @@ struct HostOption: Sendable {
         case set(@Sendable (inout HostOptions, inout ArgumentCursor, _ name: String) throws(CommandFailure) -> Void)
         /// Chooses a one-shot mode instead of serving; at most one may be given.
         case mode(HostOptions.Mode)
+        /// The same, for a mode that takes the option's value (read from the cursor).
+        case valueMode(@Sendable (inout ArgumentCursor, _ name: String) throws(CommandFailure) -> HostOptions.Mode)
         /// Answers at once (help, version), whatever else the command line holds.
         case answer(HostOptions.Mode)
     }
@@ -244,6 +258,14 @@ struct HostOption: Sendable {
         self.init(names: names, value: nil, usage: usage, help: { _ in help }, effect: effect)
     }
 
+    /// An option that chooses a mode from its value.
+    init(
+        _ name: String, value: String, usage: Usage, help: [String],
+        mode: @escaping @Sendable (inout ArgumentCursor, _ name: String) throws(CommandFailure) -> HostOptions.Mode
+    ) {
+        self.init(names: [name], value: value, usage: usage, help: { _ in help }, effect: .valueMode(mode))
+    }
+
     private init(names: [String], value: String?, usage: Usage, help: @escaping @Sendable (AppNaming) -> [String], effect: Effect) {
         self.names = names
         self.value = value
@@ -254,8 +276,10 @@ struct HostOption: Sendable {
 
     /// Whether it chooses a one-shot mode (`--check`, `--repair`, `--print-paths`).
     var isMode: Bool {
-        if case .mode = effect { return true }
-        return false
+        switch effect {
+        case .mode, .valueMode: true
+        case .set, .answer: false
+        }
     }
 
     /// How it is written: `--socket PATH`, `-h, --help`.
