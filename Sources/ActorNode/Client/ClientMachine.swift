@@ -32,9 +32,12 @@ package struct ClientMachine {
             self.target = target
         }
 
-        /// What a client says when it has lost the core: `reason`, and that it is reconnecting.
-        func announcement(_ reason: String) -> String {
-            "\(reason); reconnecting" + (target.map { " to \(PeerText.escaped($0))" } ?? "")
+        /// What a client says when it has lost the core: `reason` and that it is reconnecting;
+        /// later, when a try through ssh failed, why ("still reconnecting to HOST: WHY").
+        func announcement(_ reason: String, lastTry: String? = nil) -> String {
+            let place = target.map { " to \(PeerText.escaped($0))" } ?? ""
+            if let lastTry { return "still reconnecting\(place): \(lastTry)" }
+            return "\(reason); reconnecting\(place)"
         }
     }
 
@@ -109,6 +112,9 @@ package struct ClientMachine {
         let goodbye: Bool
         /// Whether "reconnecting" has been said.
         var announced: Bool
+        /// Why the last try through ssh failed, once said (a passphrase a reconnection cannot
+        /// ask for, a host gone): said again only when it changes.
+        var lastTry: String?
         let deadline: ContinuousClock.Instant
         var backoff = Backoff()
     }
@@ -526,6 +532,9 @@ package struct ClientMachine {
         if !rejoining.announced {
             rejoining.announced = true
             outputs.append(.event(.reconnecting(reconnection.announcement(rejoining.reason))))
+        } else if case let .remote(why) = error, rejoining.lastTry != why {
+            rejoining.lastTry = why
+            outputs.append(.event(.reconnecting(reconnection.announcement(rejoining.reason, lastTry: why))))
         }
         guard now < rejoining.deadline else {
             self.rejoining = rejoining

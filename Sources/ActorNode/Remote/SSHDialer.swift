@@ -62,7 +62,7 @@ package final class SSHDialer: Sendable {
         close(pair[1])
         close(errors[1])
         let ours = pair[0]
-        var greeting = Greeting(socket: ours, errors: errors[0], child: child, route: route)
+        var greeting = Greeting(socket: ours, errors: errors[0], child: child, route: route, couldPrompt: first && interactive)
         defer { close(errors[0]) }
         do {
             try greeting.wait(until: first && interactive ? nil : .now + timeout, timeout: timeout)
@@ -85,14 +85,17 @@ package final class SSHDialer: Sendable {
         let errors: Int32
         let child: ChildProcess
         let route: SSHRoute
+        /// Whether ssh could ask for a password or passphrase on this connection.
+        let couldPrompt: Bool
         /// What ssh (and the remote command) wrote on stderr, the last 16 KiB of it.
         private var said: [UInt8] = []
 
-        init(socket: Int32, errors: Int32, child: ChildProcess, route: SSHRoute) {
+        init(socket: Int32, errors: Int32, child: ChildProcess, route: SSHRoute, couldPrompt: Bool) {
             self.socket = socket
             self.errors = errors
             self.child = child
             self.route = route
+            self.couldPrompt = couldPrompt
         }
 
         mutating func wait(until deadline: ContinuousClock.Instant?, timeout: Duration) throws(LinkError) {
@@ -162,7 +165,7 @@ package final class SSHDialer: Sendable {
             let termination = child.termination(before: .now + .seconds(2))
             _ = readErrors()
             if termination == nil { child.send(SIGTERM) }
-            return .remote(route.failure(termination, program: route.remoteCommand, said: lastWords))
+            return .remote(route.failure(termination, program: route.remoteCommand, said: lastWords, couldPrompt: couldPrompt))
         }
     }
 }

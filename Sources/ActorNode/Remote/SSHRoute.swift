@@ -156,11 +156,14 @@ package struct SSHRoute: Sendable, Equatable {
     ///   - termination: how ssh ended; nil if it had not ended yet.
     ///   - program: what ran on the host, as the user named it.
     ///   - said: the last line ssh and the program wrote on stderr, escaped.
+    ///   - couldPrompt: whether ssh could ask for a password or passphrase (not in BatchMode).
     /// - Returns: one line, for `LinkError.remote` or a command's failure.
-    package func failure(_ termination: ChildProcess.Termination?, program: String, said words: String?) -> String {
+    package func failure(_ termination: ChildProcess.Termination?, program: String, said words: String?, couldPrompt: Bool = true) -> String {
         let host = PeerText.escaped(host)
         let program = PeerText.escaped(program)
         switch termination {
+        case .exited(255)? where !couldPrompt && (words ?? "").contains("Permission denied"):
+            return "cannot reach \(host) through ssh: \(words ?? "permission denied") (nothing can ask for a password or passphrase here: if the key needs one, load it into ssh-agent with ssh-add; else check that 'ssh \(host) true' works)"
         case .exited(255)?:
             return "cannot reach \(host) through ssh: \(words ?? "ssh failed") (check that 'ssh \(host) true' works without a prompt: the host name, your keys, ~/.ssh/config)"
         case .exited(127)?:

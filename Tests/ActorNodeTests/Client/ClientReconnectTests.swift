@@ -42,6 +42,26 @@ struct ClientReconnectTests {
         #expect(test.machine.document == json(#"{"n":1}"#))
     }
 
+    @Test("a try through ssh that fails says why, once per different reason; a refused local socket says nothing more")
+    func whyTriesFail() {
+        var test = MachineUnderTest.open(reconnectFor: .seconds(30))
+        test.run(test.machine.connectionEnded(now: test.now))
+        test.outputs.removeAll()
+        for _ in 0 ..< 2 {
+            test.advanceToNextAttempt()
+            test.run(test.machine.connectFailed(.unreachable("connection refused"), now: test.now))
+        }
+        #expect(test.events.isEmpty)
+        for why in ["cannot reach h through ssh: Permission denied", "cannot reach h through ssh: Permission denied", "h: no core is serving /s"] {
+            test.advanceToNextAttempt()
+            test.run(test.machine.connectFailed(.remote(why), now: test.now))
+        }
+        #expect(test.events == [
+            .reconnecting("still reconnecting: cannot reach h through ssh: Permission denied"),
+            .reconnecting("still reconnecting: h: no core is serving /s"),
+        ])
+    }
+
     @Test("a core that comes back at an older revision (a machine crash) is taken as it is")
     func olderRevision() {
         var test = MachineUnderTest.open(at: 10, reconnectFor: .seconds(30))

@@ -69,6 +69,12 @@ struct SSHRouteTests {
         #expect(route().failure(termination, program: "shell-client", said: said) == expected)
     }
 
+    @Test("a connection that could not prompt and was refused says that a key with a passphrase may be why")
+    func batchRefused() {
+        let line = route().failure(.exited(255), program: "shell-client", said: "root@server: Permission denied (publickey).", couldPrompt: false)
+        #expect(line == "cannot reach me@server through ssh: root@server: Permission denied (publickey). (nothing can ask for a password or passphrase here: if the key needs one, load it into ssh-agent with ssh-add; else check that 'ssh me@server true' works)")
+    }
+
     @Test("the last line written on stderr, blank lines aside, escaped")
     func lastLine() {
         #expect(SSHRoute.lastLine(of: Array("Warning: Permanently added 'x'\r\nroot@x: Permission denied (publickey).\n\n".utf8)) == "root@x: Permission denied (publickey).")

@@ -55,9 +55,9 @@ package struct ScreenInterface<App: ScreenApp>: FullScreenInterface {
             model.message = .init("notice: " + text, isError: false)
         case let .presence(shells):
             model.shells = shells
-        case let .reconnecting(reason):
-            model.connection = .reconnecting(reason)
-            model.message = .init("\(reason)…", isError: true)
+        case let .reconnecting(announcement):
+            model.connection = .reconnecting(announcement)
+            model.message = .init(ScreenModel<App>.reconnectingMessage(announcement), isError: true)
         case .reconnected:
             model.connection = .connected
             model.message = .init("reconnected", isError: false)

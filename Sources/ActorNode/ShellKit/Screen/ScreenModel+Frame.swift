@@ -94,12 +94,30 @@ extension ScreenModel {
             let connection: String
             switch self.connection {
             case .connected: connection = "connected"
-            // The announcement's last clause: "reconnecting", or "reconnecting to HOST".
-            case let .reconnecting(announcement): connection = (announcement.split(separator: "; ").last.map(String.init) ?? "reconnecting") + "…"
+            // The announcement's "reconnecting" or "reconnecting to HOST" (the message line
+            // has the rest).
+            case let .reconnecting(announcement): connection = Self.reconnectingLabel(announcement) + "…"
             }
             let text = " \(PeerText.escaped(socket)) · \(connection) · r\(revision) · \(Wording.count(shells, "shell")) · ? help"
             return (DisplayWidth.truncate(text, to: columns), nil)
         }
+    }
+}
+
+extension ScreenModel {
+    /// "reconnecting" or "reconnecting to HOST", from a client's announcement
+    /// ("REASON; reconnecting to HOST", "still reconnecting to HOST: WHY").
+    static func reconnectingLabel(_ announcement: String) -> String {
+        guard let start = announcement.firstRange(of: "reconnecting")?.lowerBound else { return "reconnecting" }
+        let clause = announcement[start...]
+        return String(clause[..<(clause.firstRange(of: ": ")?.lowerBound ?? clause.endIndex)])
+    }
+
+    /// The message line for an announcement: the loss and that it is reconnecting; later, why
+    /// the last try failed, first (the status line says it is still reconnecting).
+    static func reconnectingMessage(_ announcement: String) -> String {
+        guard announcement.hasPrefix("still reconnecting"), let colon = announcement.firstRange(of: ": ") else { return announcement + "…" }
+        return String(announcement[colon.upperBound...])
     }
 }
 
