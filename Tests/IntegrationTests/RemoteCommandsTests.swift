@@ -83,7 +83,7 @@ struct RemoteCommandsTests {
 
         let chatty = try await remote(ssh, ["state"], remoteCommand: "echo Welcome to the server; \(Binary.shellClient.path)")
         #expect(chatty.status == 4)
-        #expect(chatty.error.contains(#"loop printed "Welcome to the server" before the bridge started: a startup file there"#), "\(chatty)")
+        #expect(chatty.error.hasPrefix(#"shell-client: loop printed "Welcome to the server" before the bridge started: a startup file there"#), "\(chatty)")
 
         let newer = try await remote(ssh, ["state"], remoteCommand: "printf 'cama-bridge 99\\n'; sleep 1; true")
         #expect(newer.status == 4)

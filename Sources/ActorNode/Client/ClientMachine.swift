@@ -507,7 +507,7 @@ package struct ClientMachine {
         let disconnect: [ClientOutput] = connected ? [.disconnect] : []
         if var opening {
             switch error {
-            case .versionMismatch, .protocolError, .goodbye, .untrusted:
+            case .versionMismatch, .protocolError, .goodbye, .untrusted, .remoteNoise:
                 return end(error, connected: connected)
             case .closed, .timedOut, .unreachable, .noSocket, .remote:
                 guard reconnection != nil, now < opening.deadline else { return end(error, connected: connected) }
@@ -522,7 +522,7 @@ package struct ClientMachine {
             return end(.goodbye(nil), connected: connected)
         }
         switch error {
-        case .versionMismatch, .untrusted:
+        case .versionMismatch, .untrusted, .remoteNoise:
             // Not the core that was lost, nor one to talk to: stop here, nothing is resent.
             return end(error, connected: connected)
         default:

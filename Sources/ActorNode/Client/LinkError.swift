@@ -23,6 +23,9 @@ package enum LinkError: Error, Equatable, Sendable, CustomStringConvertible {
     /// connect, the remote command is missing, or the remote side reached no core. The message
     /// is whole (what happened, on which host, what to do); a lost core is tried again.
     case remote(String)
+    /// What came from the far side of ssh before the protocol was not the bridge's greeting (a
+    /// shell startup file that prints): no protocol can follow. The message is whole.
+    case remoteNoise(String)
 
     package var description: String {
         switch self {
@@ -34,7 +37,7 @@ package enum LinkError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .goodbye(reason?): return "the core said goodbye: \(PeerText.escaped(reason))"
         case .goodbye(nil): return "the core said goodbye"
         case let .untrusted(reason): return reason
-        case let .remote(reason): return reason
+        case let .remote(reason), let .remoteNoise(reason): return reason
         }
     }
 }

@@ -123,7 +123,7 @@ package final class SSHDialer: Sendable {
                     usleep(1_000)
                 case let .noise(line):
                     child.send(SIGTERM)
-                    throw .protocolError(ErrorMessage(.badFrame, "\(host) printed \"\(PeerText.escaped(String(line.prefix(80))))\" before the bridge started: a startup file there (~/.bashrc, ~/.profile) writes to stdout for non-interactive ssh; make it print only in interactive shells"))
+                    throw .remoteNoise("\(host) printed \"\(PeerText.escaped(String(line.prefix(80))))\" before the bridge started: a startup file there (~/.bashrc, ~/.profile) writes to stdout for non-interactive ssh; make it print only in interactive shells")
                 case let .greeting(version):
                     let consumed = BridgeGreeting.read(head[..<count]).consumed
                     var discard = [UInt8](repeating: 0, count: consumed)

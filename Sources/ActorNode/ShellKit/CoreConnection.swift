@@ -125,6 +125,8 @@ enum CoreConnection<App: ShellApp> {
             return CommandFailure(.unreachable, "\(error); start it again with \(App.startHint)")
         case let .untrusted(reason), let .remote(reason):
             return CommandFailure(.unreachable, reason)
+        case let .remoteNoise(reason):
+            return CommandFailure(.protocolError, reason)
         }
     }
 }
