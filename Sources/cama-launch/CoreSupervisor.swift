@@ -56,10 +56,7 @@ actor CoreSupervisor {
         self.logs = logs
         self.notify = notify
         delay = policy.initialDelay
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw SystemError("pipe") }
-        for end in fds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        lifeline = (fds[0], fds[1])
+        lifeline = try PipePair.make()
         statusTemplate = LauncherStatus(
             launcher: getpid(), startedAt: Date().timeIntervalSince1970, core: nil, coreStartedAt: nil,
             restarts: 0, stateDirectory: stateDirectory, log: logs.path)

@@ -41,16 +41,17 @@ final class LogSink: Sendable {
         self.rotationSize = rotationSize
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SystemError("open \(path)") }
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else {
+        let ends: (read: Int32, write: Int32)
+        do {
+            ends = try PipePair.make()
+        } catch {
             close(fd)
-            throw SystemError("pipe")
+            throw error
         }
-        for end in fds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        readFD = fds[0]
-        writeFD = fds[1]
+        readFD = ends.read
+        writeFD = ends.write
         self.echo = echo
-        writer = BlockingWriter(fd: fds[1], name: "cama-logpipe")
+        writer = BlockingWriter(fd: ends.write, name: "cama-logpipe")
         state = Mutex(FileState(fd: fd, size: FileIO.size(path) ?? 0))
         SystemThread.detach(name: "cama-log") { [self] in run() }
     }

@@ -20,34 +20,33 @@ package enum ProcessOutput {
     ///   - timeout: how long it may take; it is killed after that.
     /// - Returns: how it ended and what it printed; nil if it could not start or ran out of time.
     package static func capture(_ executable: String, arguments: [String], timeout: Duration) -> Captured? {
-        var output: [Int32] = [-1, -1]
-        var errors: [Int32] = [-1, -1]
-        guard pipe(&output, nonBlockingRead: false) else { return nil }
-        guard pipe(&errors, nonBlockingRead: false) else {
-            output.forEach { close($0) }
+        guard let output = try? PipePair.make() else { return nil }
+        guard let errors = try? PipePair.make() else {
+            close(output.read)
+            close(output.write)
             return nil
         }
         let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
         defer { if null >= 0 { close(null) } }
         let child: ChildProcess
         do {
-            child = try ChildProcess.spawn(executable, arguments: arguments, standardInput: null, standardOutput: output[1], standardError: errors[1])
+            child = try ChildProcess.spawn(executable, arguments: arguments, standardInput: null, standardOutput: output.write, standardError: errors.write)
         } catch {
-            (output + errors).forEach { close($0) }
+            [output.read, output.write, errors.read, errors.write].forEach { close($0) }
             return nil
         }
-        close(output[1])
-        close(errors[1])
+        close(output.write)
+        close(errors.write)
         defer {
-            close(output[0])
-            close(errors[0])
+            close(output.read)
+            close(errors.read)
         }
         let deadline = ContinuousClock.now + timeout
         var taken: [[UInt8]] = [[], []]
         var open = [true, true]
         var buffer = [UInt8](repeating: 0, count: 16 << 10)
         while open.contains(true) {
-            var descriptors = [output[0], errors[0]].enumerated().map { index, fd in
+            var descriptors = [output.read, errors.read].enumerated().map { index, fd in
                 pollfd(fd: open[index] ? fd : -1, events: Int16(POLLIN), revents: 0)
             }
             let ready = poll(&descriptors, 2, PollTimeout.milliseconds(until: deadline))
@@ -78,17 +77,5 @@ package enum ProcessOutput {
     /// ``capture(_:arguments:timeout:)`` for an async caller: on a thread of its own.
     package static func capture(_ executable: String, arguments: [String], timeout: Duration) async -> Captured? {
         await SystemThread.run(name: "cama-capture") { capture(executable, arguments: arguments, timeout: timeout) }
-    }
-
-    /// A pipe whose ends are close-on-exec (a child gets one only as a standard stream).
-    /// - Parameters:
-    ///   - ends: the read end, then the write end.
-    ///   - nonBlockingRead: whether the read end is non-blocking.
-    /// - Returns: false if no pipe could be made.
-    package static func pipe(_ ends: inout [Int32], nonBlockingRead: Bool) -> Bool {
-        guard Glibc.pipe(&ends) == 0 else { return false }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        if nonBlockingRead { _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK) }
-        return true
     }
 }

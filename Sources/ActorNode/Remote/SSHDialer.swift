@@ -46,24 +46,26 @@ package final class SSHDialer: Sendable {
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             throw .remote("cannot start ssh: \(SystemError("socketpair").reason)")
         }
-        var errors: [Int32] = [-1, -1]
-        guard ProcessOutput.pipe(&errors, nonBlockingRead: true) else {
+        let errors: (read: Int32, write: Int32)
+        do {
+            errors = try PipePair.make(nonBlockingRead: true)
+        } catch {
             close(pair[0])
             close(pair[1])
-            throw .remote("cannot start ssh: \(SystemError("pipe").reason)")
+            throw .remote("cannot start ssh: \(error.reason)")
         }
         let child: ChildProcess
         do {
-            child = try ChildProcess.spawn(executable, arguments: arguments, standardInput: pair[1], standardOutput: pair[1], standardError: errors[1])
+            child = try ChildProcess.spawn(executable, arguments: arguments, standardInput: pair[1], standardOutput: pair[1], standardError: errors.write)
         } catch {
-            for descriptor in [pair[0], pair[1], errors[0], errors[1]] { close(descriptor) }
+            for descriptor in [pair[0], pair[1], errors.read, errors.write] { close(descriptor) }
             throw .remote("cannot start \(executable): \(error.reason)")
         }
         close(pair[1])
-        close(errors[1])
+        close(errors.write)
         let ours = pair[0]
-        var greeting = Greeting(socket: ours, errors: errors[0], child: child, route: route, couldPrompt: first && interactive)
-        defer { close(errors[0]) }
+        var greeting = Greeting(socket: ours, errors: errors.read, child: child, route: route, couldPrompt: first && interactive)
+        defer { close(errors.read) }
         do {
             try greeting.wait(until: first && interactive ? nil : .now + timeout, timeout: timeout)
         } catch {
@@ -88,15 +90,7 @@ package final class SSHDialer: Sendable {
         /// Whether ssh could ask for a password or passphrase on this connection.
         let couldPrompt: Bool
         /// What ssh (and the remote command) wrote on stderr, the last 16 KiB of it.
-        private var said: [UInt8] = []
-
-        init(socket: Int32, errors: Int32, child: ChildProcess, route: SSHRoute, couldPrompt: Bool) {
-            self.socket = socket
-            self.errors = errors
-            self.child = child
-            self.route = route
-            self.couldPrompt = couldPrompt
-        }
+        var said: [UInt8] = []
 
         mutating func wait(until deadline: ContinuousClock.Instant?, timeout: Duration) throws(LinkError) {
             var errorsOpen = true

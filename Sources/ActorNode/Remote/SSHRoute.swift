@@ -166,6 +166,9 @@ package struct SSHRoute: Sendable, Equatable {
             return "cannot reach \(host) through ssh: \(words ?? "permission denied") (nothing can ask for a password or passphrase here: if the key needs one, load it into ssh-agent with ssh-add; else check that 'ssh \(host) true' works)"
         case .exited(255)?:
             return "cannot reach \(host) through ssh: \(words ?? "ssh failed") (check that 'ssh \(host) true' works without a prompt: the host name, your keys, ~/.ssh/config)"
+        case .exited(127)? where sshCommand != nil && (words ?? "").hasPrefix("\(Self.commandVariable): "):
+            // sh could not run $CAMA_SSH here (it names its errors after $0, CAMA_SSH).
+            return "cannot run $\(Self.commandVariable) (\(words ?? "not found")); set it to the ssh command to use, or unset it to use ssh"
         case .exited(127)?:
             return "\(program) is not on \(host)'s PATH for non-interactive ssh; install it there or pass --remote-command\(words.map { " (\($0))" } ?? "")"
         case .exited(126)?:

@@ -18,12 +18,13 @@ enum BridgeCommand<App: ShellApp> {
     static var bufferLimit: Int { 1 << 20 }
 
     static func run(options: ShellOptions) throws(CommandFailure) -> ExitStatus {
-        let path = try CoreConnection<App>.checkedSocketPath(options)
+        // The socket here, always: the bridge is the far end of --ssh (which it refuses).
+        let route = try CoreConnection<App>.route(options)
         let socket: Int32
-        do throws(ServerConnector.Failure) {
-            socket = try ServerConnector.connectBlocking(to: path, timeout: options.timeout)
+        do throws(LinkError) {
+            socket = try route.connectBlocking(timeout: options.timeout)
         } catch {
-            throw CoreConnection<App>.failure(BlockingClient.linkError(error))
+            throw CoreConnection<App>.failure(error)
         }
         defer { close(socket) }
         // The greeting says that the core answered, before the protocol's first byte (see

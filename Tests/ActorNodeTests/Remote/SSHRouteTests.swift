@@ -75,6 +75,14 @@ struct SSHRouteTests {
         #expect(line == "cannot reach me@server through ssh: root@server: Permission denied (publickey). (nothing can ask for a password or passphrase here: if the key needs one, load it into ssh-agent with ssh-add; else check that 'ssh me@server true' works)")
     }
 
+    @Test("a $CAMA_SSH that cannot run here is not taken for a remote command missing there")
+    func localCommandMissing() {
+        let line = route(ssh: "nonexistent-ssh").failure(.exited(127), program: "shell-client", said: "CAMA_SSH: 1: nonexistent-ssh: not found")
+        #expect(line == "cannot run $CAMA_SSH (CAMA_SSH: 1: nonexistent-ssh: not found); set it to the ssh command to use, or unset it to use ssh")
+        let remote = route(ssh: "ssh -p 2222").failure(.exited(127), program: "shell-client", said: "bash: line 1: shell-client: command not found")
+        #expect(remote.hasPrefix("shell-client is not on me@server's PATH"))
+    }
+
     @Test("the last line written on stderr, blank lines aside, escaped")
     func lastLine() {
         #expect(SSHRoute.lastLine(of: Array("Warning: Permanently added 'x'\r\nroot@x: Permission denied (publickey).\n\n".utf8)) == "root@x: Permission denied (publickey).")
