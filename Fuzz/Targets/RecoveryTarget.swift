@@ -102,6 +102,46 @@ public enum RecoveryTarget: FuzzTarget {
             // A record the app's reducers refuse: a failure recovery reports, not a finding.
         }
         try checkLoad(files, upTo: log.lastRevision / 2, whole: log)
+        try checkSkipping(files, whole: log)
+        try checkHistory(files, whole: log)
+        // What history retention keeps nothing of goes; a core still starts where it did.
+        HistoryRetention.none.prune(files, now: 0)
+        try checkSkipping(files, whole: log)
+    }
+
+    /// A core starting reads only the segments after its snapshot: where the whole directory
+    /// loads, so does that, to the same snapshot and entries.
+    static func checkSkipping(_ files: StateFiles, whole: RecoveredLog<JSONValue, JSONValue>) throws(FuzzFinding) {
+        let log: RecoveredLog<JSONValue, JSONValue>
+        do {
+            log = try Recovery.load(files, state: JSONValue.self, action: JSONValue.self, reading: .needed)
+        } catch {
+            throw FuzzFinding("the whole directory loads, and leaving out what its snapshot covers fails: \(error)")
+        }
+        guard log.snapshot?.revision == whole.snapshot?.revision, log.entries.map(\.revision) == whole.entries.map(\.revision) else {
+            throw FuzzFinding("leaving out what the snapshot covers, recovery gives revisions \(log.entries.map(\.revision)) from \(log.snapshot?.revision ?? 0), not \(whole.entries.map(\.revision)) from \(whole.snapshot?.revision ?? 0)")
+        }
+    }
+
+    /// `history`: what it lists goes up in revision order, and after the snapshot recovery
+    /// starts from it is exactly what recovery replays.
+    static func checkHistory(_ files: StateFiles, whole: RecoveredLog<JSONValue, JSONValue>) throws(FuzzFinding) {
+        var listed: [UInt64] = []
+        do {
+            try JournalHistory.read(files, HistoryRequest(), through: whole.lastRevision) { item in
+                listed.append(item.revision)
+                return true
+            }
+        } catch {
+            return
+        }
+        guard zip(listed, listed.dropFirst()).allSatisfy({ $0 < $1 }) else {
+            throw FuzzFinding("history listed revisions out of order: \(listed)")
+        }
+        let base = whole.snapshot?.revision ?? 0
+        guard listed.filter({ $0 > base }) == whole.entries.map(\.revision) else {
+            throw FuzzFinding("after revision \(base), history listed \(listed.filter { $0 > base }), recovery replays \(whole.entries.map(\.revision))")
+        }
     }
 
     /// `--at`: loaded up to `limit`, the directory gives a snapshot at or before it and the

@@ -54,7 +54,7 @@ public final class TestStore<State: Equatable & Encodable & Sendable, Action: Eq
         self.time = time
         self.timeout = timeout
         let received = self.received
-        runtime = EffectRuntime(time: time) { await received.send($0) }
+        runtime = EffectRuntime(time: time) { action, _ in await received.send(action) }
     }
 
     deinit {
@@ -206,6 +206,9 @@ public final class TestStore<State: Equatable & Encodable & Sendable, Action: Eq
                 if let task = runtime.start(work) { tasks.append(task) }
             case let .cancel(ids):
                 runtime.cancel(ids)
+            case let .timer(timer):
+                // A durable timer waits on the test's time: advance it to fire the timer.
+                if let task = runtime.arm(timer) { tasks.append(task) }
             }
         }
         return EffectHandle(tasks: tasks)

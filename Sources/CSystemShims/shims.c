@@ -5,7 +5,12 @@
 #include <sys/socket.h>
 #include <spawn.h>
 #include <errno.h>
+#include <unistd.h>
 #include "CSystemShims.h"
+
+pid_t cama_thread_id(void) {
+    return gettid();
+}
 
 int cama_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid) {
     struct ucred credentials;

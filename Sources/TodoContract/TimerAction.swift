@@ -2,8 +2,9 @@ import Wire
 /// What the focus timer does.
 ///
 /// JSON: `{"timer":{"start":{"id":3,"seconds":1500}}}` (seconds optional, 25 minutes by
-/// default), `{"timer":"stop"}`, and `{"pick":{}}` (or `"pick"`) at the top level. `tick` and
-/// `resume` are the core's own actions: it refuses them from clients.
+/// default), `{"timer":"stop"}`, and `{"pick":{}}` (or `"pick"`) at the top level. `tick` is the
+/// core's own action: it refuses it from clients. (`{"timer":"resume"}`, which cores before
+/// durable timers sent themselves at startup, reads as a tick, so that their journals replay.)
 public enum TimerAction: Sendable, Equatable {
     /// Focuses on an item for `seconds` (nil: the default, 25 minutes), replacing any focus.
     case start(id: Int, seconds: Int?)
@@ -11,10 +12,8 @@ public enum TimerAction: Sendable, Equatable {
     case stop
     /// Starts focus on a random item that is not done (the choice arrives through an effect).
     case pick
-    /// One second passed, at this moment (seconds since 1970): sent by the timer's effect.
+    /// One second passed, at this moment (seconds since 1970): the timer's durable tick.
     case tick(at: Double)
-    /// Sent by the core when it starts: resumes a focus that was running when it stopped.
-    case resume
 
     public static let names = ["start", "stop", "pick", "tick", "resume"]
 
@@ -24,7 +23,7 @@ public enum TimerAction: Sendable, Equatable {
     /// Actions only the core itself may send.
     public var isInternal: Bool {
         switch self {
-        case .tick, .resume: return true
+        case .tick: return true
         case .start, .stop, .pick: return false
         }
     }
@@ -49,7 +48,7 @@ extension TimerAction: Codable {
             self = .start(id: start.id, seconds: start.seconds)
         case "stop": self = .stop
         case "pick": self = .pick
-        case "resume": self = .resume
+        case "resume": self = .tick(at: 0)
         default: self = .tick(at: try tag.payload.decode(Tick.self, kind: "tick").at)
         }
     }
@@ -60,7 +59,6 @@ extension TimerAction: Codable {
         case .stop: try SingleKeyCoding.encode("stop", to: encoder)
         case .pick: try SingleKeyCoding.encode("pick", to: encoder)
         case let .tick(at): try SingleKeyCoding.encode("tick", Tick(at: at), to: encoder)
-        case .resume: try SingleKeyCoding.encode("resume", to: encoder)
         }
     }
 }

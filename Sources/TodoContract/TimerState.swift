@@ -2,7 +2,7 @@ import Wire
 /// The focus timer: which item is in focus and how long is left.
 ///
 /// The state holds the deadline (a wall-clock moment, seconds since 1970), not only a countdown:
-/// a core that restarts finds the deadline and resumes ticking where it was.
+/// a tick fired late (after a restart of the core) counts the seconds left from it.
 ///
 /// JSON: `{"item":3,"running":true,"remaining":1497,"deadline":1767227100}`; idle:
 /// `{"item":null,"running":false,"remaining":0,"deadline":null}`.

@@ -52,7 +52,7 @@ struct EffectQueueTests {
     @Test("runNewest(1): a new effect cancels the running one")
     func runNewestOne() async {
         let recorder = Recorder()
-        let runtime = EffectRuntime<String>(time: TestTime()) { _ in }
+        let runtime = EffectRuntime<String>(time: TestTime()) { _, _ in }
         let queue = EffectQueue("q", policy: .runNewest(1))
         _ = runtime.start(recorder.work("a", queue: queue))
         #expect(await eventually { recorder.isWaiting("a") })
@@ -69,7 +69,7 @@ struct EffectQueueTests {
     @Test("runNewest(2): the third cancels the oldest, two keep running")
     func runNewestTwo() async {
         let recorder = Recorder()
-        let runtime = EffectRuntime<String>(time: TestTime()) { _ in }
+        let runtime = EffectRuntime<String>(time: TestTime()) { _, _ in }
         let queue = EffectQueue("q", policy: .runNewest(2))
         for name in ["a", "b", "c"] {
             _ = runtime.start(recorder.work(name, queue: queue))
@@ -85,7 +85,7 @@ struct EffectQueueTests {
     @Test("runOldest(1, discardNew): while one runs, newcomers are dropped unstarted")
     func runOldestDiscard() async {
         let recorder = Recorder()
-        let runtime = EffectRuntime<String>(time: TestTime()) { _ in }
+        let runtime = EffectRuntime<String>(time: TestTime()) { _, _ in }
         let queue = EffectQueue("q", policy: .runOldest(1, overflow: .discardNew))
         #expect(runtime.start(recorder.work("a", queue: queue)) != nil)
         #expect(await eventually { recorder.isWaiting("a") })
@@ -102,7 +102,7 @@ struct EffectQueueTests {
     @Test("runOldest(1, suspendNew): newcomers wait their turn, in order; a waiting one can be cancelled")
     func runOldestSuspend() async {
         let recorder = Recorder()
-        let runtime = EffectRuntime<String>(time: TestTime()) { _ in }
+        let runtime = EffectRuntime<String>(time: TestTime()) { _, _ in }
         let queue = EffectQueue("q", policy: .runOldest(1, overflow: .suspendNew))
         _ = runtime.start(recorder.work("a", queue: queue))
         let b = runtime.start(recorder.work("b", queue: queue))
@@ -121,7 +121,7 @@ struct EffectQueueTests {
     @Test("runOldest(2, suspendNew): two at a time")
     func runOldestTwo() async {
         let recorder = Recorder()
-        let runtime = EffectRuntime<String>(time: TestTime()) { _ in }
+        let runtime = EffectRuntime<String>(time: TestTime()) { _, _ in }
         let queue = EffectQueue("q", policy: .runOldest(2, overflow: .suspendNew))
         for name in ["a", "b", "c"] { _ = runtime.start(recorder.work(name, queue: queue)) }
         #expect(await eventually { recorder.isWaiting("a") && recorder.isWaiting("b") })
@@ -137,7 +137,7 @@ struct EffectQueueTests {
     func delayBetweenStarts() async {
         let recorder = Recorder()
         let time = TestTime()
-        let runtime = EffectRuntime<String>(time: time) { _ in }
+        let runtime = EffectRuntime<String>(time: time) { _, _ in }
         let queue = EffectQueue("q", policy: .runOldest(3, overflow: .suspendNew), delay: .seconds(2))
         for name in ["a", "b"] { _ = runtime.start(recorder.work(name, queue: queue)) }
         #expect(await eventually { recorder.isWaiting("a") })
@@ -154,7 +154,7 @@ struct EffectQueueTests {
     @Test("cancelling a queued effect by id frees its place")
     func cancelQueuedByID() async {
         let recorder = Recorder()
-        let runtime = EffectRuntime<String>(time: TestTime()) { _ in }
+        let runtime = EffectRuntime<String>(time: TestTime()) { _, _ in }
         let queue = EffectQueue("q", policy: .runOldest(1, overflow: .suspendNew))
         _ = runtime.start(recorder.work("a", id: "a", queue: queue))
         _ = runtime.start(recorder.work("b", id: "b", queue: queue))

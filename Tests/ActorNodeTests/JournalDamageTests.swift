@@ -90,7 +90,7 @@ struct JournalDamageTests {
         let recovered = try Recovery.load(setup.files, state: Int.self, action: Probe.self)
         #expect(recovered.snapshotFile == snapshots[1].name)
         #expect(recovered.notes == ["\(snapshots[0].name) is damaged; trying an older snapshot"])
-        let (state, revision, _) = try recovered.replay(initial: 0, reducer: probeReducer, environment: ProbeEnvironment(time: TestTime()))
+        let (state, revision, _, _) = try recovered.replay(initial: 0, reducer: probeReducer, environment: ProbeEnvironment(time: TestTime()))
         #expect(state == 20100)
         #expect(revision == 200)
     }

@@ -34,7 +34,7 @@ struct JournalTests {
             self.directory = directory
             files = StateFiles(directory: directory.path)
             let recovered = try Recovery.load(files, state: Int.self, action: Probe.self)
-            let (state, revision, ledger) = try recovered.replay(initial: 0, reducer: probeReducer, environment: ProbeEnvironment(time: TestTime()))
+            let (state, revision, ledger, _) = try recovered.replay(initial: 0, reducer: probeReducer, environment: ProbeEnvironment(time: TestTime()))
             let journal = try JournalWriter<Int>(files: files, policy: policy, nextRevision: revision + 1, snapshotThreshold: threshold) { _ in }
             // Not about the handshake's deadline (see CoreEngineTests.makeCore): a link's hello
             // waits for Swift's pool, which a full run keeps busy.
@@ -83,7 +83,7 @@ struct JournalTests {
         let recovered = try Recovery.load(setup.files, state: Int.self, action: Probe.self)
         #expect(recovered.entries.map(\.revision) == Array(1 ... 20))
         #expect(recovered.tornTail == nil)
-        let (state, revision, ledger) = try recovered.replay(initial: 0, reducer: probeReducer, environment: ProbeEnvironment(time: TestTime()))
+        let (state, revision, ledger, _) = try recovered.replay(initial: 0, reducer: probeReducer, environment: ProbeEnvironment(time: TestTime()))
         #expect(state == 210)
         #expect(revision == 20)
         #expect(ledger.verdict(client: "c", seq: 7) == .applied(revision: 7))
@@ -146,7 +146,7 @@ struct JournalTests {
         let recovered = try Recovery.load(setup.files, state: Int.self, action: Probe.self)
         #expect(recovered.snapshot != nil)
         #expect(recovered.entries.count < 200)
-        let (state, revision, _) = try recovered.replay(initial: 0, reducer: probeReducer, environment: ProbeEnvironment(time: TestTime()))
+        let (state, revision, _, _) = try recovered.replay(initial: 0, reducer: probeReducer, environment: ProbeEnvironment(time: TestTime()))
         #expect(state == 20100)
         #expect(revision == 200)
         #expect(setup.files.snapshots().count == 2, "the newest snapshot and the one before it, as a fallback")

@@ -5,7 +5,8 @@ import Testing
 
 /// `--ssh HOST` for the one-shot commands, through a real sshd on loopback: send, state and
 /// watch; one shared ssh connection for a run of commands; every way the route can fail, each
-/// one line with its exit code; and a key that may only run a read-only bridge.
+/// one line with its exit code; and a key that may only run a read-only bridge, through which
+/// looking back (history, state --at, diff) works too.
 @Suite("Commands over ssh", .enabled(if: LoopbackSSH.unavailable == nil, "\(LoopbackSSH.unavailable ?? "")"))
 struct RemoteCommandsTests {
     /// `shell-client ARGS --ssh HOST` with this sandbox's remote command and socket.
@@ -121,7 +122,7 @@ struct RemoteCommandsTests {
         #expect(noCore.output.isEmpty && notThere.output.isEmpty && chatty.output.isEmpty && refused.output.isEmpty)
     }
 
-    @Test("a key that may only run 'bridge --read-only': state and watch work, an action is refused (exit 1) and never applied", .timeLimit(.minutes(1)))
+    @Test("a key that may only run 'bridge --read-only': state, watch, history, state --at and diff work, an action is refused (exit 1) and never applied", .timeLimit(.minutes(1)))
     func readOnlyKey() async throws {
         let sandbox = try Sandbox()
         let ssh = try await LoopbackSSH(sandbox, readOnlyCommand: "\(Binary.shellClient.path) bridge --read-only --socket \(sandbox.socket)")
@@ -134,6 +135,13 @@ struct RemoteCommandsTests {
         #expect(state.status == 0 && state.output.contains("1 [ ] visible"), "\(state)")
         let watched = try await remote(ssh, ["watch", "--json", "--count", "1"], host: "loop-ro")
         #expect(watched.status == 0 && watched.output.contains(#""text":"visible""#), "\(watched)")
+        // Looking back reads too: history, state --at and diff go through.
+        let history = try await remote(ssh, ["history"], host: "loop-ro")
+        #expect(history.status == 0 && history.output.hasPrefix("1 ") && history.output.hasSuffix(#" {"add":{"text":"visible"}}"# + "\n"), "\(history)")
+        let before = try await remote(ssh, ["state", "--at", "0"], host: "loop-ro")
+        #expect(before.status == 0 && before.output.hasPrefix("revision 0: no items"), "\(before)")
+        let diff = try await remote(ssh, ["diff", "0", "1"], host: "loop-ro")
+        #expect(diff.status == 0 && diff.output.hasPrefix("add /todo/items/0: "), "\(diff)")
         let refused = try await remote(ssh, ["send", "add", "not allowed"], host: "loop-ro")
         #expect(refused.status == 1)
         #expect(refused.error.hasPrefix("shell-client: rejected: this connection is read-only (bridge --read-only)") && refused.error.hasSuffix("(read_only)\n"), "\(refused)")

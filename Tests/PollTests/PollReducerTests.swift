@@ -47,20 +47,41 @@ struct PollReducerTests {
         await store.finish()
     }
 
-    @Test("a core that starts with a deadline waits for it again; one that passed closes the poll at once")
-    func resumesItsDeadline() async {
+    @Test("close --in is a durable timer: the store keeps it, a replay of the journal finds it again, its firing or a close now ends it")
+    func durableDeadline() throws {
         let time = TestTime()
-        var state = PollState()
-        state.closesAt = time.now.timeIntervalSince1970 - 5
-        #expect(PollCore.startup(for: state) == [.resume])
-        #expect(PollCore.startup(for: PollState()) == [])
-        let store = makeStore(state, time: time)
-        await store.send(.resume)
-        await store.receive(.close()) {
-            $0.closed = true
-            $0.closesAt = nil
+        var kernel = StoreKernel(state: PollState(), reducer: PollCore.reducer, environment: CoreServices(time: time), time: time)
+        var entries: [JournalEntry<PollAction>] = []
+        func apply(_ action: PollAction, from origin: ActionOrigin = .outside(nil)) throws {
+            guard case let .applied(applied) = kernel.apply(action, from: origin, keepingPrevious: false) else { throw Rejection(code: "x", message: "\(action) was not applied") }
+            var timer: String?
+            if case let .timer(id, _) = origin { timer = id.name }
+            entries.append(JournalEntry(revision: applied.revision, at: applied.at.timeIntervalSince1970, client: nil, seq: nil, timer: timer, action: action))
         }
-        await store.finish()
+        func replayed() throws -> DurableTimers<PollAction> {
+            let log = RecoveredLog<PollState, PollAction>(snapshot: nil, entries: entries)
+            return try log.replay(initial: PollState(), reducer: PollCore.reducer, environment: CoreServices(time: time)).timers
+        }
+        try apply(.propose(text: "pizza"))
+        try apply(.close(in: 30))
+        let deadline = time.now.addingTimeInterval(30)
+        #expect(kernel.timers.isScheduled("close", deadline: deadline))
+        #expect(try replayed().isScheduled("close", deadline: deadline))
+        // Its firing ends it, live and in a replay: a core that starts again does not fire it twice.
+        try apply(.close(), from: .timer("close", deadline: deadline))
+        #expect(kernel.timers.isEmpty)
+        #expect(try replayed().isEmpty)
+    }
+
+    @Test("a snapshot keeps the durable timers, and a store recovered from it has them")
+    func snapshotKeepsTimers() throws {
+        let time = TestTime()
+        var kernel = StoreKernel(state: PollState(), reducer: PollCore.reducer, environment: CoreServices(time: time), time: time)
+        _ = kernel.apply(.close(in: 60), from: .outside(nil), keepingPrevious: false)
+        let kept = try #require(try kernel.timers.snapshotTimers())
+        #expect(kept == [SnapshotTimer(id: "close", at: time.now.timeIntervalSince1970 + 60, action: try JSONValue(encoding: PollAction.close()))])
+        let restored = try DurableTimers<PollAction>(snapshot: kept)
+        #expect(restored.isScheduled("close", deadline: time.now.addingTimeInterval(60)))
     }
 
     @Test("a later close replaces the deadline; closing now calls it off")

@@ -77,7 +77,7 @@ struct EnvelopeJSONTests {
         do {
             _ = try decode(ClientMessage<AppAction>.self, #"{"shout":{}}"#)
         } catch let error as DecodingError {
-            #expect(error.conciseDescription == "unknown message 'shout' (expected one of hello, action, resync, bye)")
+            #expect(error.conciseDescription == "unknown message 'shout' (expected one of hello, action, resync, query, bye)")
         } catch {
             Issue.record("unexpected error \(error)")
         }

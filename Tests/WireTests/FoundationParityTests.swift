@@ -94,7 +94,7 @@ struct FoundationParityTests {
         var actions: [AppAction] = [
             .todo(.clear), .todo(.remove(id: 3)), .todo(.toggle(id: -1)), .todo(.move(id: 3, position: 1)),
             .counter(.increment), .counter(.decrement), .counter(.reset), .counter(.randomize), .counter(.set(value: Int.min)),
-            .timer(.start(id: 3, seconds: nil)), .timer(.start(id: 3, seconds: 60)), .timer(.stop), .timer(.pick), .timer(.resume),
+            .timer(.start(id: 3, seconds: nil)), .timer(.start(id: 3, seconds: 60)), .timer(.stop), .timer(.pick),
         ]
         actions += Self.awkwardTexts.map { .todo(.add(text: $0)) } + Self.awkwardTexts.map { .todo(.edit(id: Int.max, text: $0)) }
         actions += Self.interestingDoubles().prefix(300).map { .timer(.tick(at: $0)) }

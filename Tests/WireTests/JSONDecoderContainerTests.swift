@@ -139,7 +139,7 @@ struct JSONDecoderContainerTests {
         #expect(failure(AppState.self, #"{"todo":{"items":{},"nextId":1}}"#) == "at todo.items: expected an array; found an object")
         #expect(failure(AppState.self, #"{"todo":{"items":null,"nextId":1}}"#) == "at todo.items: expected an array, found null")
         #expect(failure(AppState.self, "7") == "expected an object; found the number 7")
-        #expect(failure(ClientMessage<AppAction>.self, #"{"shout":{}}"#) == "unknown message 'shout' (expected one of hello, action, resync, bye)")
+        #expect(failure(ClientMessage<AppAction>.self, #"{"shout":{}}"#) == "unknown message 'shout' (expected one of hello, action, resync, query, bye)")
     }
 
     @Test("decodeIfPresent: a missing key and a null are both nil; anything else must decode")

@@ -34,6 +34,4 @@ public enum PollAction: Codable, Sendable, Equatable {
     case propose(text: String)
     case vote(number: Int)
     case close(in: Int? = nil)
-    /// The core's own, at startup: wait again for a deadline set before a restart.
-    case resume
 }

@@ -3,8 +3,9 @@ import FoundationEssentials
 import PollContract
 import Wire
 
-/// The poll's core. Its deadline survives a crash: it is in the state, and a core that starts
-/// with one waits for it again (`startup`), closing at once if it passed meanwhile.
+/// The poll's core. `close --in N` schedules a durable timer: it survives a crash of the core,
+/// which re-arms it when it starts again (closing at once if the deadline passed meanwhile),
+/// and it fires once.
 @main
 enum PollCore: CoreApp {
     typealias Contract = Poll
@@ -26,15 +27,10 @@ enum PollCore: CoreApp {
         case let .close(in: seconds?):
             guard (1 ... 86_400).contains(seconds) else { throw Rejection(code: "bad_delay", message: "a poll closes in 1 to 86400 seconds") }
             // The reducers' "now" is the moment the action is applied, replayed as it was.
-            state.closesAt = environment.now.timeIntervalSince1970 + Double(seconds)
-            fallthrough
-        case .resume:
-            guard let deadline = state.closesAt else { return .none }
-            return .send(.close(), at: Date(timeIntervalSince1970: deadline), id: "close", on: environment.time)
+            let deadline = environment.now.addingTimeInterval(Double(seconds))
+            state.closesAt = deadline.timeIntervalSince1970
+            return .send(.close(), at: deadline, id: "close")
         }
         return .none
     }
-
-    /// (A client may send `resume` too: it waits for the same deadline again, which changes nothing.)
-    static func startup(for state: PollState) -> [PollAction] { state.closesAt == nil ? [] : [.resume] }
 }

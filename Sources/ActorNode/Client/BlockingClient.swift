@@ -61,6 +61,16 @@ package final class BlockingClient {
         }
     }
 
+    /// Sends a query about the past; its entries and reply come as events.
+    /// - Parameter query: the query.
+    package func ask(_ query: Query) throws(OneShotHalt) {
+        do throws(LinkError) {
+            perform(try machine.ask(query))
+        } catch {
+            throw .failed(error)
+        }
+    }
+
     /// Waits for the answer to the action numbered `seq`; other events are let go (a script is
     /// sent nothing else it needs).
     /// - Parameter seq: what ``submit(_:)`` returned.

@@ -39,6 +39,10 @@ package enum ClientEvent: Equatable, Sendable {
     /// than the last one shown, when a machine crash took back what was not on disk yet).
     /// Unanswered actions have been sent again with their original numbers.
     case reconnected(revision: UInt64)
+    /// The core's reply to a query (``ClientMachine/ask(_:)``).
+    case replied(Reply)
+    /// One action of a history the client asked for.
+    case entry(HistoryEntry)
     /// The session is over: how, or nil when this client closed it. Nothing follows.
     case ended(LinkError?)
 }

@@ -281,6 +281,19 @@ package struct ClientMachine {
         return (seq, phase == .open ? [.write(frame)] : [])
     }
 
+    /// Asks the core about the past (``Query``): its entries and reply come as events. Not
+    /// sent again after a reconnection: the caller asks again if it wants to.
+    /// - Parameter query: the query.
+    package mutating func ask(_ query: Query) throws(LinkError) -> [ClientOutput] {
+        if isEnded { throw ending ?? .closed("this client closed the link") }
+        guard phase == .open else { throw .closed("not connected to the core") }
+        do {
+            return [.write(try Frame.encode(WireJSON.encode(ClientMessage<JSONValue>.query(query))))]
+        } catch {
+            throw .protocolError(ErrorMessage(.internalError, "the query cannot be sent: \(error)"))
+        }
+    }
+
     /// This client is done: say bye and close.
     package mutating func close() -> [ClientOutput] {
         guard !isEnded else { return [] }
@@ -399,6 +412,10 @@ package struct ClientMachine {
             case let .presence(presence):
                 shells = presence.shells
                 return [.event(.presence(shells: presence.shells))]
+            case let .reply(reply):
+                return [.event(.replied(reply))]
+            case let .entry(entry):
+                return [.event(.entry(entry))]
             case let .error(error):
                 // Falling behind is not final for a client that reconnects; any other refusal is.
                 guard error.code == ErrorCode.tooSlow.rawValue, reconnection != nil else {

@@ -86,11 +86,12 @@ extension CoreEngine {
                 log(TraceLine.applied(action: action, origin: origin, revision: applied.revision, previous: applied.previous, state: kernel.state))
             }
             if !receivers.isEmpty { broadcastRendition(applied) }
+            if !historyFollowers.isEmpty { followHistory(applied, json: json, client: client) }
             if let client, let seq {
                 client.owed += 1
                 pending.append(.frame(client: client.number, bytes: ScriptFrames.ackFrame(seq: seq, revision: applied.revision), isAnswer: true))
             }
-            run(applied.effect)
+            if !applied.effect.isNone { run(applied.effect) }
         }
     }
 
@@ -105,7 +106,7 @@ extension CoreEngine {
     func answerRejected(_ action: Action, from origin: ActionOrigin, client number: Int?, seq: UInt64?, rejection: Rejection) {
         if trace {
             log(TraceLine.rejected(action: action, origin: origin, rejection: rejection))
-        } else if origin == .effect {
+        } else if origin.isEffect {
             log("an effect's action was rejected: \(PeerText.forLog(rejection.message)) (\(PeerText.forLog(rejection.code)))")
         }
         if let number, let seq { answer(number, .reject(Reject(seq: seq, code: rejection.code, message: rejection.message))) }
@@ -120,6 +121,7 @@ extension CoreEngine {
             seq = number
         }
         let at = applied.at.timeIntervalSince1970
+        if let engineClient, !engineClient.sessionJournaled { journalSession(of: engineClient, in: journal) }
         if let json, let client, let seq {
             // ``JournalEntry``'s JSON, with the action's text as the client sent it, written
             // straight into the journal's buffer. (No closure here: one formed in the engine
@@ -129,8 +131,15 @@ extension CoreEngine {
             journal.appendEntry(action: json, at: at, client: clientJSON, revision: applied.revision, seq: seq)
             return
         }
+        var effect: String?
+        var timer: String?
+        switch applied.origin {
+        case let .effect(id?): effect = id.name
+        case let .timer(id, _): timer = id.name
+        default: break
+        }
         do {
-            let record = try Self.journalText(revision: applied.revision, at: at, client: client, seq: seq, action: applied.action)
+            let record = try Self.journalText(revision: applied.revision, at: at, client: client, seq: seq, effect: effect, timer: timer, action: applied.action)
             journal.append(revision: applied.revision, record: DurableRecord.encode(record))
         } catch {
             // Applied, and not recordable (an effect's action holding a NaN, say): nothing more
@@ -143,8 +152,16 @@ extension CoreEngine {
 
     /// A ``JournalEntry``'s JSON, encoded (apart from ``record(_:json:)``, whose usual path
     /// writes it by hand).
-    static func journalText(revision: UInt64, at: Double, client: String?, seq: UInt64?, action: Action) throws -> [UInt8] {
-        try WireJSON.encode(JournalEntry<Action>(revision: revision, at: at, client: client, seq: seq, action: action))
+    static func journalText(revision: UInt64, at: Double, client: String?, seq: UInt64?, effect: String? = nil, timer: String? = nil, action: Action) throws -> [UInt8] {
+        try WireJSON.encode(JournalEntry<Action>(revision: revision, at: at, client: client, seq: seq, effect: effect, timer: timer, action: action))
+    }
+
+    /// Writes who `client` is to the journal, before the record of its first applied action:
+    /// once per connection, so that no action's record pays for it.
+    func journalSession(of client: EngineClient, in journal: JournalWriter<State>) {
+        client.sessionJournaled = true
+        guard let record = sessionRecord(of: client), let text = try? WireJSON.encode(record) else { return }
+        journal.openSession(client.number, record: text)
     }
 
     /// The rendition of an applied action for every shell: a patch from the state before (the
@@ -166,17 +183,23 @@ extension CoreEngine {
         for step in effect.steps {
             switch step {
             case let .send(next):
-                applyOwn(next, from: .effect)
+                applyOwn(next, from: .effect(nil))
             case let .work(work):
                 _ = runtime.start(work)
             case let .cancel(ids):
                 runtime.cancel(ids)
+            case let .timer(timer):
+                runtime.arm(timer)
             }
         }
     }
 
-    func applyEffectAction(_ action: Action) {
-        applyOwn(action, from: .effect)
+    /// An action an effect sent, or a durable timer's firing: applied as the core's own. A
+    /// firing whose timer is no longer scheduled for that deadline (cancelled or replaced
+    /// while the action was on its way here) is dropped.
+    func applyEffectAction(_ action: Action, from origin: ActionOrigin) {
+        if case let .timer(id, deadline) = origin, !kernel.timers.isScheduled(id, deadline: deadline) { return }
+        applyOwn(action, from: origin)
         touchTurn()
     }
 
@@ -250,7 +273,13 @@ extension CoreEngine {
     func snapshotContent() -> SnapshotContent<State> {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        return SnapshotContent(revision: kernel.revision, at: Double(now.tv_sec), state: kernel.state, ledger: kernel.ledger)
+        var timers: [SnapshotTimer]?
+        do {
+            timers = try kernel.timers.snapshotTimers()
+        } catch {
+            log("a durable timer's action cannot be encoded for the snapshot (\(error)); it will not survive a restart of the core")
+        }
+        return SnapshotContent(revision: kernel.revision, at: Double(now.tv_sec), state: kernel.state, ledger: kernel.ledger, timers: timers)
     }
 
     func fail(_ error: JournalFailure) {

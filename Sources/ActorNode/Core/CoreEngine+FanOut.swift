@@ -106,6 +106,8 @@ extension CoreEngine {
                     }
                     touched.insert(number)
                 }
+            case let .lookBack(number, query):
+                startLook(query, for: number)
             case let .finish(number):
                 guard clients[number] != nil else { continue }
                 clients[number]!.finished = true
@@ -140,6 +142,7 @@ extension CoreEngine {
             dropClient(number)
             return
         }
+        if !historyWaiting.isEmpty { historyRoom(client) }
         if client.output.unsent > limits.outputHardLimit {
             log("disconnecting \(client.hello.map { "\($0.role.rawValue) '\(PeerText.forLog($0.name))'" } ?? client.peer): it fell too far behind (\(client.output.unsent) bytes unread)")
             dropClient(number)
@@ -239,6 +242,8 @@ extension CoreEngine {
         close(client.fd)
         if case let .awaitingHello(timer?) = client.phase { loop.cancel(timer) }
         budgetTotal -= client.budgetHeld
+        if client.sessionJournaled { journal?.closeSession(number) }
+        endHistory(for: number)
         heldBack.remove(number)
         touched.remove(number)
         if receivers.remove(number) != nil, let hello = client.hello {

@@ -60,6 +60,8 @@ extension CoreEngine {
                 return
             }
             resync(client, request, hello: hello)
+        case let (.query(query), .welcomed):
+            answerQuery(query, from: client)
         case (.bye, .welcomed):
             finish(number)
         }

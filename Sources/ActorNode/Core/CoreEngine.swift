@@ -107,11 +107,25 @@ package actor CoreEngine<State: Codable & Sendable & Equatable, Action: Codable 
     var turnWanted = false
     /// A check of the journal's file is scheduled (``armJournalCheck()``).
     var journalCheckArmed = false
+    /// Where queries about the past are answered from (nil: they are refused).
+    var lookBack: LookBack?
+    /// Queries being answered on threads of their own.
+    var lookThreads = 0
+    /// Clients whose query is being answered: one at a time per connection.
+    var asking: Set<Int> = []
+    /// Clients following the history, by number.
+    var historyFollowers: [Int: HistoryFollower] = [:]
+    /// The history readers at work, by their client's number.
+    var historyPipes: [Int: HistoryPipe] = [:]
+    /// Clients whose history reader waits for them to read what they were sent.
+    var historyWaiting: Set<Int> = []
 
     /// - Parameters:
     ///   - state: the state to start from (what recovery found).
     ///   - revision: its revision.
     ///   - ledger: the client ledger at that revision.
+    ///   - timers: the durable timers scheduled at that revision: armed at once (one whose
+    ///     deadline passed fires at once).
     ///   - journal: where applied actions are written before anyone hears of them (nil: nowhere,
     ///     for tests and embedding).
     ///   - reducer: the app's reducer.
@@ -126,7 +140,7 @@ package actor CoreEngine<State: Codable & Sendable & Equatable, Action: Codable 
     ///   - journalFailed: told when the journal cannot be written (the engine then stops
     ///     answering; the host stops the process).
     init(
-        state: State, revision: UInt64 = 0, ledger: ClientLedger = ClientLedger(),
+        state: State, revision: UInt64 = 0, ledger: ClientLedger = ClientLedger(), timers: DurableTimers<Action> = DurableTimers(),
         journal: JournalWriter<State>?,
         reducer: Reducer<State, Action, Environment>, environment: Environment,
         time: any TimeSource = SystemTime(), limits: Limits = Limits(), trace: Bool = false,
@@ -138,7 +152,7 @@ package actor CoreEngine<State: Codable & Sendable & Equatable, Action: Codable 
     ) {
         self.loop = loop
         instanceID = RandomIdentifier.uuid()
-        kernel = StoreKernel(state: state, revision: revision, ledger: ledger, reducer: reducer, environment: environment, time: time)
+        kernel = StoreKernel(state: state, revision: revision, ledger: ledger, timers: timers, reducer: reducer, environment: environment, time: time)
         self.journal = journal
         self.limits = limits
         self.admits = admits
@@ -147,8 +161,9 @@ package actor CoreEngine<State: Codable & Sendable & Equatable, Action: Codable 
         self.log = log
         self.journalFailed = journalFailed
         let engine = WeakEngine<State, Action, Environment>()
-        runtime = EffectRuntime(time: time) { action in await engine.value?.applyEffectAction(action) }
+        runtime = EffectRuntime(time: time) { action, origin in await engine.value?.applyEffectAction(action, from: origin) }
         engine.value = self
+        for timer in timers.soonestFirst { runtime.arm(timer) }
         let id = loop.onEndOfTurn { [weak self] in
             self?.assumeIsolated { $0.endTurn() }
         }
@@ -302,6 +317,9 @@ enum Pending {
     case presence(except: Int?)
     /// The client's session ends once what came before is written.
     case finish(client: Int)
+    /// A query about the past, started once the turn's records are written. (Boxed: every
+    /// action queues a ``Pending``, which must stay as small as its most common cases.)
+    indirect case lookBack(client: Int, Query)
 }
 
 /// A weak reference to an engine, for the effects' runtime it creates before it exists.

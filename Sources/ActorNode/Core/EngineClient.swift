@@ -127,6 +127,10 @@ final class EngineClient {
 
     /// The hello's client id as a JSON string, for the journal records of its actions.
     var clientJSON: [UInt8] = []
+    /// Its ``SessionRecord`` is in the journal (written before its first applied action).
+    var sessionJournaled = false
+    /// Who it is, as the journal records it: made once, when first needed.
+    var session: SessionRecord?
     /// Dropped from the engine's table: whoever still holds it must let it be.
     var gone = false
 

@@ -99,4 +99,12 @@ package enum FileIO {
         guard stat(path, &info) == 0 else { return nil }
         return Int(info.st_size)
     }
+
+    /// When the file at `path` was last written, in seconds since 1970, or nil when it cannot
+    /// be examined.
+    package static func modified(_ path: String) -> Double? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
+    }
 }

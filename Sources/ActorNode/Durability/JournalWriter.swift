@@ -37,21 +37,55 @@ final class JournalWriter<State: Codable & Sendable> {
     /// How long the journal goes on in its segment before it tries again to start a new one.
     static var rotationRetryInterval: Duration { .seconds(1) }
 
-    /// Opens a new segment for the records from `nextRevision` on.
-    init(files: StateFiles, policy: FsyncPolicy, nextRevision: UInt64, snapshotThreshold: Int, log: @escaping @Sendable (String) -> Void) throws(SystemError) {
+    /// Opens a new segment for the records from `nextRevision` on, after removing the history
+    /// `retention` no longer keeps.
+    init(
+        files: StateFiles, policy: FsyncPolicy, nextRevision: UInt64, snapshotThreshold: Int, retention: HistoryRetention = .none,
+        log: @escaping @Sendable (String) -> Void
+    ) throws(SystemError) {
         self.files = files
         self.policy = policy
         self.snapshotThreshold = snapshotThreshold
         self.log = log
-        snapshots = SnapshotWriter(files: files, log: log)
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        if retention.prune(files, now: Double(now.tv_sec)) { try FileIO.syncDirectory(files.directory) }
+        snapshots = SnapshotWriter(files: files, retention: retention, log: log)
         segment = try Segment.open(files, startingAt: nextRevision, reservingAhead: policy == .always)
         lastRevision = nextRevision - 1
         syncer = policy == .batch ? BackgroundSyncer(log: log) : nil
         syncer?.follow(segment)
     }
 
+    /// The session records of the clients connected now (by the engine's number for each),
+    /// written again at the start of every new segment, so that a segment's actions can be
+    /// told apart by sender after the older segments are gone.
+    private var sessions: [Int: [UInt8]] = [:]
+
     /// Records appended and not yet written.
     var hasPending: Bool { !buffer.isEmpty }
+
+    /// Records who a client is (``SessionRecord``): once when it is welcomed, and again in each
+    /// new segment while it stays.
+    /// - Parameters:
+    ///   - number: the engine's number for the client.
+    ///   - record: its session record's JSON.
+    func openSession(_ number: Int, record: [UInt8]) {
+        let bytes = DurableRecord.encode(record)
+        sessions[number] = bytes
+        buffer += bytes
+    }
+
+    /// The client has gone: its record is not written again.
+    /// - Parameter number: the engine's number for the client.
+    func closeSession(_ number: Int) {
+        sessions[number] = nil
+    }
+
+    /// A new segment starts with the records of the clients connected now.
+    private func repeatSessions() {
+        for number in sessions.keys.sorted() { buffer += sessions[number]! }
+    }
 
 
     /// Records were written since the file's place was last checked (under `batch` and
@@ -186,6 +220,7 @@ final class JournalWriter<State: Codable & Sendable> {
         segment.close()
         segment = next
         syncer?.follow(segment)
+        repeatSessions()
         snapshots.write(latest())
     }
 
@@ -233,6 +268,7 @@ final class JournalWriter<State: Codable & Sendable> {
         segment.close()
         segment = next
         syncer?.follow(segment)
+        repeatSessions()
         log("the journal \(name) \(what) while this core was writing it; wrote the state at revision \(state.revision) as a snapshot and continued in \(PathName.fileName(of: next.path)), so nothing acknowledged is lost")
     }
 }

@@ -62,20 +62,31 @@ package enum Recovery {
     /// - Parameters:
     ///   - files: the state directory's files.
     ///   - limit: the revision to stop at (`core-daemon --at`): the newest valid snapshot at or
-    ///     before it, and the journal entries after that snapshot up to it; nil: everything. The
-    ///     whole journal is checked either way.
+    ///     before it, and the journal entries after that snapshot up to it; nil: everything.
+    ///   - extent: how much of the journal to read (``Extent``).
     package static func load<State: Codable & Sendable, Action: Codable & Sendable>(
-        _ files: StateFiles, state: State.Type = State.self, action: Action.Type = Action.self, upTo limit: UInt64? = nil
+        _ files: StateFiles, state: State.Type = State.self, action: Action.Type = Action.self, upTo limit: UInt64? = nil,
+        reading extent: Extent = .whole
     ) throws(RecoveryFailure) -> RecoveredLog<State, Action> {
         var log = RecoveredLog<State, Action>(snapshot: nil, snapshotFile: nil, entries: [], tornTail: nil, reserve: nil, notes: [], journals: [])
         do {
-            try load(files, into: &log, upTo: limit)
+            try load(files, into: &log, upTo: limit, extent: extent)
         } catch {
             var failure = error
             failure.notes = log.notes
             throw failure
         }
         return log
+    }
+
+    /// How much of the journal a load reads.
+    package enum Extent: Sendable {
+        /// Every record of every segment, checked (`--check`, `--repair`).
+        case whole
+        /// What the state needs: not the segments the snapshot in use covers whole (those
+        /// whose next segment starts at or before the revision after it, kept as history), and
+        /// nothing past the limit. What a starting core reads, and a look back at a revision.
+        case needed
     }
 
     /// The oldest revision the directory can still show: 0 (the empty state) while the journal
@@ -87,8 +98,10 @@ package enum Recovery {
         return wholeSnapshots(files).map(\.revision).min() ?? 0
     }
 
-    /// The snapshots whose file is one whole record (not decoded).
-    private static func wholeSnapshots(_ files: StateFiles) -> [StateFiles.Entry] {
+    /// The snapshots whose file is one whole record (not decoded), newest first: those
+    /// recovery can use.
+    /// - Parameter files: the state directory's files.
+    package static func wholeSnapshots(_ files: StateFiles) -> [StateFiles.Entry] {
         files.snapshots().filter { snapshot in
             guard let bytes = try? FileIO.read(snapshot.path), case let .record(_, next) = DurableRecord.scan(bytes, at: 0) else { return false }
             return next == bytes.count
@@ -96,7 +109,7 @@ package enum Recovery {
     }
 
     private static func load<State: Codable & Sendable, Action: Codable & Sendable>(
-        _ files: StateFiles, into log: inout RecoveredLog<State, Action>, upTo limit: UInt64?
+        _ files: StateFiles, into log: inout RecoveredLog<State, Action>, upTo limit: UInt64?, extent: Extent
     ) throws(RecoveryFailure) {
         for entry in files.snapshots() where limit.map({ entry.revision <= $0 }) ?? true {
             do {
@@ -122,6 +135,9 @@ package enum Recovery {
         let segments = files.journals()
         for (index, segment) in segments.enumerated() {
             let isLast = index == segments.count - 1
+            if extent == .needed, !isLast, segments[index + 1].revision <= base + 1 { continue }
+            // Past the limit, nothing more is needed.
+            if extent == .needed, let limit, segment.revision > limit, segment.revision > base + 1 { break }
             let bytes: [UInt8]
             do {
                 bytes = try FileIO.read(segment.path)
@@ -141,6 +157,12 @@ package enum Recovery {
                 case .end:
                     break scanning
                 case let .record(payload, next):
+                    if SessionRecord.isSession(payload) {
+                        // Who a client is, for history: nothing to replay.
+                        records += 1
+                        offset = next
+                        continue scanning
+                    }
                     let entry: JournalEntry<Action>
                     do {
                         entry = try WireJSON.decode(JournalEntry<Action>.self, from: payload)
@@ -165,6 +187,7 @@ package enum Recovery {
                         }
                         if limit.map({ entry.revision <= $0 }) ?? true { log.entries.append(entry) }
                         expected += 1
+                        if extent == .needed, let limit, entry.revision >= limit { return }
                     }
                     offset = next
                 case let .truncated(available, _):
@@ -200,6 +223,14 @@ package enum Recovery {
 }
 
 extension RecoveredLog {
+    /// A log of these entries after this snapshot, as a replay takes it.
+    /// - Parameters:
+    ///   - snapshot: where the replay starts (nil: the initial state).
+    ///   - entries: the journal's entries after it, in order.
+    package init(snapshot: SnapshotContent<State>?, entries: [JournalEntry<Action>]) {
+        self.init(snapshot: snapshot, snapshotFile: nil, entries: entries, tornTail: nil, reserve: nil, notes: [], journals: [])
+    }
+
     /// The same log with the entries after `revision` left out.
     /// - Parameter revision: the last revision to keep (at least the snapshot's).
     package func upTo(_ revision: UInt64) -> RecoveredLog {
@@ -208,17 +239,30 @@ extension RecoveredLog {
         return trimmed
     }
 
-    /// The state, revision and ledger after replaying every entry through `reducer`, without
-    /// running any effect. Each entry is replayed with the moment it was first applied at.
+    /// The state, revision, ledger and durable timers after replaying every entry through
+    /// `reducer`, without running any effect. Each entry is replayed with the moment it was
+    /// first applied at; what its effect does to the durable timers is noted, and an entry that
+    /// is a timer's firing ends that timer.
     package func replay<Environment: Sendable>(
         initial: State, reducer: Reducer<State, Action, Environment>, environment: Environment
-    ) throws(RecoveryFailure) -> (state: State, revision: UInt64, ledger: ClientLedger) {
+    ) throws(RecoveryFailure) -> (state: State, revision: UInt64, ledger: ClientLedger, timers: DurableTimers<Action>) {
         var state = snapshot?.state ?? initial
         var ledger = snapshot?.ledger ?? ClientLedger()
+        var timers: DurableTimers<Action>
+        do {
+            timers = try DurableTimers(snapshot: snapshot?.timers)
+        } catch {
+            throw RecoveryFailure(
+                file: snapshotFile ?? "snapshot", offset: nil,
+                reason: "a durable timer's action does not decode (\(describeDecodingFailure(error))): the snapshot and this version of the app disagree",
+                repairable: false)
+        }
         for entry in entries {
             do {
                 let moment = StoreKernel<State, Action, Environment>.environment(environment, at: Date(timeIntervalSince1970: entry.at))
-                try reducer.replay([entry.action], on: &state, environment: moment)
+                if let timer = entry.timer { timers.fired(EffectID(timer)) }
+                let effect = try reducer(&state, entry.action, moment)
+                if !effect.isNone { timers.note(effect) }
             } catch {
                 throw RecoveryFailure(
                     file: "journal", offset: nil,
@@ -229,6 +273,6 @@ extension RecoveredLog {
                 ledger.record(client: client, seq: seq, revision: entry.revision)
             }
         }
-        return (state, lastRevision, ledger)
+        return (state, lastRevision, ledger, timers)
     }
 }

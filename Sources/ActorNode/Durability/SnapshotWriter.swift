@@ -6,15 +6,17 @@ import Wire
 /// Writes snapshots on a thread of its own, one at a time, then removes what they make
 /// unnecessary. One generation is kept back: the previous snapshot and the journal segments
 /// after it stay, so that recovery can fall back on them if the newest snapshot is damaged;
-/// anything older goes.
+/// older files stay as history while the ``HistoryRetention`` keeps them, and then go.
 final class SnapshotWriter<State: Codable & Sendable>: Sendable {
     private let files: StateFiles
+    private let retention: HistoryRetention
     private let log: @Sendable (String) -> Void
     /// Nil while idle; while a snapshot is written, who waits for it to end.
     private let busy = Mutex<[@Sendable () -> Void]?>(nil)
 
-    init(files: StateFiles, log: @escaping @Sendable (String) -> Void) {
+    init(files: StateFiles, retention: HistoryRetention, log: @escaping @Sendable (String) -> Void) {
         self.files = files
+        self.retention = retention
         self.log = log
     }
 
@@ -33,7 +35,7 @@ final class SnapshotWriter<State: Codable & Sendable>: Sendable {
             do {
                 let bytes = DurableRecord.encode(try WireJSON.encode(snapshot))
                 try FileIO.writeAtomically(files.path(StateFiles.snapshotName(at: snapshot.revision)), bytes)
-                removeCovered(by: snapshot.revision)
+                if retention.prune(files, now: snapshot.at) { try? FileIO.syncDirectory(files.directory) }
                 log("snapshot at revision \(snapshot.revision) written (\(bytes.count) bytes)")
             } catch {
                 log("could not write the snapshot at revision \(snapshot.revision) (\(error)); the journal keeps everything meanwhile")
@@ -68,26 +70,5 @@ final class SnapshotWriter<State: Codable & Sendable>: Sendable {
             return true
         }
         if !running { body() }
-    }
-
-    private func removeCovered(by revision: UInt64) {
-        // The snapshot before this one is the fallback; only what it covers can go.
-        guard let previous = files.snapshots().first(where: { $0.revision < revision }) else { return }
-        var removed = false
-        for snapshot in files.snapshots() where snapshot.revision < previous.revision {
-            removed = unlinkFile(snapshot.path) || removed
-        }
-        // A segment is covered when the next one starts at or before previous + 1.
-        let segments = files.journals()
-        for (index, segment) in segments.enumerated() where index + 1 < segments.count && segments[index + 1].revision <= previous.revision + 1 {
-            removed = unlinkFile(segment.path) || removed
-        }
-        if removed {
-            try? FileIO.syncDirectory(files.directory)
-        }
-    }
-
-    private func unlinkFile(_ path: String) -> Bool {
-        unlink(path) == 0
     }
 }

@@ -49,8 +49,10 @@ public protocol CoreApp: SendableMetatype {
     /// those, nil for the rest. By default every action is admitted.
     /// - Parameter action: an action a client sent.
     static func admits(_ action: Action) -> Rejection?
-    /// The actions the core sends itself when it starts with `state` (resuming a timer, say);
-    /// by default none, so an idle start uses no revision.
+    /// The actions the core sends itself when it starts with `state` (checking something the
+    /// state says must be checked at each start, say; a deadline is better kept as a durable
+    /// timer, ``Effect/send(_:at:id:)``, which the core re-arms itself); by default none, so an
+    /// idle start uses no revision.
     /// - Parameter state: the state recovered from the state directory.
     static func startup(for state: State) -> [Action]
 }

@@ -85,41 +85,17 @@ public enum CoreHost<App: CoreApp> {
         }
     }
 
-    /// `--at REV`: the state at `revision` as `state --json` prints it, from the nearest snapshot
-    /// at or before it and the journal after that, replayed through the app's reducer (no
-    /// effect runs). It reads and never writes, so the core may be running.
+    /// `--at REV`: the state at `revision` as `state --json` prints it (``StateAtRevision``).
     /// - Parameters:
     ///   - revision: the revision to show.
     ///   - files: the state directory.
     static func state(at revision: UInt64, in files: StateFiles) throws(CommandFailure) -> String {
-        let directory = files.directory
-        guard files.exists else {
-            throw CommandFailure(.rejected, "the state directory \(directory) does not exist; check the --state-dir you meant")
-        }
-        let oldest = Recovery.oldestRevision(files)
-        guard revision >= oldest else {
-            throw CommandFailure(.rejected, "revision \(revision) is older than \(directory) holds: the oldest it can show is \(oldest) (older ones went when newer snapshots covered them)")
-        }
-        // Read as a core would first: what it holds, and whether it can be read at all.
-        let log: RecoveredLog<App.State, App.Action>
-        do throws(RecoveryFailure) {
-            let whole = try Recovery.load(files, state: App.State.self, action: App.Action.self)
-            guard revision <= whole.lastRevision else {
-                throw RecoveryFailure(file: directory, offset: nil, reason: "revision \(revision) is past the newest one it holds, \(whole.lastRevision)", repairable: false)
-            }
-            log = revision >= whole.snapshot?.revision ?? 0
-                ? whole.upTo(revision)
-                : try Recovery.load(files, state: App.State.self, action: App.Action.self, upTo: revision)
+        do throws(LookBackFailure) {
+            let found = try StateAtRevision<App>.state(at: revision, in: files)
+            return StateJSON.line(found.state, revision: found.revision)
         } catch {
-            throw CommandFailure(.rejected, "cannot show revision \(revision) of \(directory): \(error.reason)")
+            throw CommandFailure(.rejected, error.message)
         }
-        let replayed: (state: App.State, revision: UInt64, ledger: ClientLedger)
-        do throws(RecoveryFailure) {
-            replayed = try log.replay(initial: App.initialState, reducer: App.reducer, environment: App.environment(CoreServices()))
-        } catch {
-            throw CommandFailure(.rejected, "cannot show revision \(revision) of \(directory): \(error)")
-        }
-        return StateJSON.line(replayed.state, revision: replayed.revision)
     }
 
     /// Serves until a stop signal, or until the launcher that supervises this core is gone.
@@ -137,7 +113,7 @@ public enum CoreHost<App: CoreApp> {
         let environment = App.environment(CoreServices(notify: notices.post))
         let binding: ListeningSocket
         let setup: StateDirectorySetup<App>
-        let recovered: (state: App.State, revision: UInt64, ledger: ClientLedger)
+        let recovered: (state: App.State, revision: UInt64, ledger: ClientLedger, timers: DurableTimers<App.Action>)
         let quarantine: Quarantine
         let journal: JournalWriter<App.State>
         do throws(CommandFailure) {
@@ -149,7 +125,7 @@ public enum CoreHost<App: CoreApp> {
                 do {
                     journal = try JournalWriter(
                         files: setup.files, policy: options.fsync, nextRevision: recovered.revision + 1,
-                        snapshotThreshold: options.snapshotThreshold, log: log)
+                        snapshotThreshold: options.snapshotThreshold, retention: options.keepHistory, log: log)
                 } catch {
                     setup.lock.release()
                     throw CommandFailure(.rejected, "cannot open the journal in \(stateDirectory): \(error)")
@@ -187,7 +163,7 @@ public enum CoreHost<App: CoreApp> {
         // Counted once what the core holds of its own is open.
         limits.maximumClients = DescriptorLimit.clientCapacity()
         let core = CoreEngine(
-            state: recovered.state, revision: recovered.revision, ledger: recovered.ledger,
+            state: recovered.state, revision: recovered.revision, ledger: recovered.ledger, timers: recovered.timers,
             journal: journal, reducer: App.reducer, environment: environment,
             limits: limits, trace: options.trace, admits: { App.admits($0) }, quarantine: quarantine, loop: loop, log: log,
             journalFailed: { [binding, lock = setup.lock] _ in
@@ -198,6 +174,15 @@ public enum CoreHost<App: CoreApp> {
                 ProgramMain.end(JournalFailure.exitStatus)
             })
         notices.connect(core.notify)
+        let files = setup.files
+        await core.serveLookBack(LookBack(files: files) { revision, newest throws(LookBackFailure) in
+            let found = try StateAtRevision<App>.state(at: revision, in: files, newest: newest)
+            do {
+                return (found.revision, try WireJSON.encode(found.state))
+            } catch {
+                throw LookBackFailure(.failed, "the state at revision \(revision) cannot be encoded: \(error)")
+            }
+        })
         for action in App.startup(for: await core.current.state) {
             await core.send(action)
         }

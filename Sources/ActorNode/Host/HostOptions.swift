@@ -23,6 +23,8 @@ package struct HostOptions: Sendable, Equatable {
     package var stateDirectory: String?
     package var fsync = FsyncPolicy.always
     package var snapshotThreshold = 8 << 20
+    /// `--keep-history`: what the state directory keeps beyond what recovery needs.
+    package var keepHistory = HistoryRetention.standard
     package var maximumFrameLength = Frame.defaultMaximumPayloadLength
     /// `--max-buffered`: the engine's input budget (``CoreEngine/Limits/inputBudget``).
     package var inputBudget = 64 << 20
@@ -100,6 +102,18 @@ package struct HostOptions: Sendable, Equatable {
             "passes this size (default 8388608)",
         ]) { options, cursor, name throws(CommandFailure) in
             options.snapshotThreshold = try cursor.number(for: name, in: 1024 ... 1 << 40)
+        },
+        HostOption("--keep-history", value: "AGE|BYTES", help: [
+            "how much older history (journal and snapshots recovery no longer",
+            "needs) to keep for history, state --at and diff: files younger than",
+            "AGE (30m, 12h, 7d, 2w) and, newest first, within BYTES (512MB, 2GB);",
+            "both as AGE,BYTES; 0 keeps none (default \(HistoryRetention.standard))",
+        ]) { options, cursor, name throws(CommandFailure) in
+            let value = try cursor.value(for: name)
+            guard let retention = HistoryRetention(value) else {
+                throw .usage("\(name) takes an age (7d, 12h, 30m), a size (256MB, 1GB), both as 7d,256MB, or 0; not '\(PeerText.escaped(value))'", program: cursor.program)
+            }
+            options.keepHistory = retention
         },
         HostOption("--max-frame", value: "BYTES", help: [
             "the largest frame accepted from a client once it has said hello",

@@ -68,9 +68,9 @@ struct StateDirectorySetup<App: CoreApp>: Sendable {
 
     /// Loads the snapshot and journal, drops a torn last record, and replays to the state the
     /// core starts from.
-    func recover(environment: App.Environment, log: (String) -> Void) throws(CommandFailure) -> (state: App.State, revision: UInt64, ledger: ClientLedger) {
+    func recover(environment: App.Environment, log: (String) -> Void) throws(CommandFailure) -> (state: App.State, revision: UInt64, ledger: ClientLedger, timers: DurableTimers<App.Action>) {
         do {
-            let recovered = try Recovery.load(files, state: App.State.self, action: App.Action.self)
+            let recovered = try Recovery.load(files, state: App.State.self, action: App.Action.self, reading: .needed)
             for note in recovered.notes { log(note) }
             for leftover in files.leftovers() where unlink(leftover.path) == 0 {
                 log("removed \(leftover.name), left by an interrupted snapshot")
@@ -85,7 +85,8 @@ struct StateDirectorySetup<App: CoreApp>: Sendable {
             }
             let result = try recovered.replay(initial: App.initialState, reducer: App.reducer, environment: environment)
             let source = recovered.snapshotFile.map { "\($0) and " } ?? ""
-            log("recovered revision \(result.revision) from \(source)\(Wording.count(recovered.entries.count, "journal record"))")
+            let timers = result.timers.isEmpty ? "" : "; re-arming \(Wording.count(result.timers.scheduled.count, "durable timer"))"
+            log("recovered revision \(result.revision) from \(source)\(Wording.count(recovered.entries.count, "journal record"))\(timers)")
             return result
         } catch let failure as RecoveryFailure {
             for note in failure.notes { log(note) }

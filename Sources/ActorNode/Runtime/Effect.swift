@@ -93,12 +93,32 @@ public struct Effect<Action: Sendable>: Sendable {
         case send(Action)
         case work(Work)
         case cancel(Set<EffectID>)
+        /// A durable timer: kept with the state, so that it survives the core (``Timer``).
+        case timer(Timer)
+    }
+
+    /// An action to send at a deadline, kept by the store as part of what it recovers: armed
+    /// while the core runs, re-armed when it starts again, fired once (its firing is an
+    /// action journaled like any other, which ends it).
+    @usableFromInline package struct Timer: Sendable {
+        @usableFromInline package let id: EffectID
+        @usableFromInline package let deadline: Date
+        @usableFromInline package let action: Action
+
+        @usableFromInline package init(id: EffectID, deadline: Date, action: Action) {
+            self.id = id
+            self.deadline = deadline
+            self.action = action
+        }
     }
 
     /// Asynchronous work, with the id and queue it runs under.
     @usableFromInline package struct Work: Sendable {
         @usableFromInline package let id: EffectID?
         @usableFromInline package let queue: EffectQueue?
+        /// The durable timer this work waits for, when it is one (what its action's origin
+        /// says: ``ActionOrigin/timer(_:deadline:)``).
+        package var timer: (id: EffectID, deadline: Date)?
         @usableFromInline let body: @Sendable (EffectSend<Action>) async throws -> Void
 
         @usableFromInline init(id: EffectID?, queue: EffectQueue?, body: @escaping @Sendable (EffectSend<Action>) async throws -> Void) {
@@ -106,13 +126,34 @@ public struct Effect<Action: Sendable>: Sendable {
             self.queue = queue
             self.body = body
         }
+
+        /// The work that waits for a durable timer on `time`, then sends its action.
+        /// - Parameters:
+        ///   - timer: the timer.
+        ///   - time: the clock to wait on.
+        package static func waiting(for timer: Timer, on time: any TimeSource) -> Work {
+            let action = timer.action
+            let deadline = timer.deadline
+            var work = Work(id: timer.id, queue: nil) { send in
+                try await time.sleep(until: deadline)
+                await send(action)
+            }
+            work.timer = (timer.id, deadline)
+            return work
+        }
     }
 
     /// The steps, in order.
     @usableFromInline package let steps: [Step]
 
+    /// Whether this effect does nothing. Stored, not asked of ``steps``: the core asks it of
+    /// every action's effect, and in its generic code asking an array of `Step`s anything
+    /// looks up `Step`'s metadata first (a profile showed two such lookups per action).
+    public let isNone: Bool
+
     @usableFromInline init(steps: [Step]) {
         self.steps = steps
+        isNone = steps.isEmpty
     }
 
     /// Nothing to do.
@@ -160,20 +201,21 @@ public struct Effect<Action: Sendable>: Sendable {
         Effect(steps: [.work(Work(id: id, queue: queue, body: work))])
     }
 
-    /// Sends `action` at `deadline` (at once if it has passed), waiting on `time`; an effect
-    /// with the same id replaces it, and cancelling the id calls it off. It lives in the core's
-    /// memory: for a deadline that must hold across a crash, keep the deadline in the state and
-    /// start this again at startup (``CoreApp/startup(for:)``), as the poll example does.
+    /// A durable timer: sends `action` at `deadline` (at once if it has passed), and survives
+    /// the core. The store keeps it with the state (in its snapshots, and by replaying the
+    /// journal), so a core that crashes or stops re-arms it when it starts again, and fires it
+    /// at once if the deadline passed meanwhile. It fires once: its firing is an action applied
+    /// and journaled like any other, which ends the timer. Another effect or timer with the same
+    /// id replaces it, and cancelling the id calls it off.
+    ///
+    /// Compute `deadline` from the environment's "now" (``ActionTimedEnvironment``), never from
+    /// a live clock: a replay of the journal must schedule the same timer again.
     /// - Parameters:
-    ///   - action: what to send then.
+    ///   - action: what to send then (it must encode: it is kept in snapshots).
     ///   - deadline: when.
     ///   - id: its id, to replace or cancel it.
-    ///   - time: the clock to wait on (the environment's live clock).
-    public static func send(_ action: Action, at deadline: Date, id: EffectID, on time: any TimeSource) -> Effect {
-        .run(id: id) {
-            try await time.sleep(until: deadline)
-            return action
-        }
+    public static func send(_ action: Action, at deadline: Date, id: EffectID) -> Effect {
+        Effect(steps: [.timer(Timer(id: id, deadline: deadline, action: action))])
     }
 
     /// Cancels the running effects with these ids (and any waiting in a queue).
@@ -192,7 +234,7 @@ public struct Effect<Action: Sendable>: Sendable {
         // A loop, not `flatMap(\.steps)`: a key path into a generic type is made anew at each
         // call, which showed in the core's profile at 8% of an action.
         var steps: [Step] = []
-        for effect in effects where !effect.steps.isEmpty {
+        for effect in effects where !effect.isNone {
             steps += effect.steps
         }
         return Effect(steps: steps)
@@ -203,8 +245,6 @@ public struct Effect<Action: Sendable>: Sendable {
         Effect(steps: lhs.steps + rhs.steps)
     }
 
-    /// Whether this effect does nothing.
-    @inlinable public var isNone: Bool { steps.isEmpty }
 
     /// The same effect for a parent's action type: how a child reducer's effects are lifted
     /// into its parent's.
@@ -216,6 +256,8 @@ public struct Effect<Action: Sendable>: Sendable {
                 return .send(transform(action))
             case let .cancel(ids):
                 return .cancel(ids)
+            case let .timer(timer):
+                return .timer(.init(id: timer.id, deadline: timer.deadline, action: transform(timer.action)))
             case let .work(work):
                 return .work(.init(id: work.id, queue: work.queue) { send in
                     try await work.body(EffectSend { await send(transform($0)) })

@@ -2,12 +2,13 @@ import FoundationEssentials
 import Synchronization
 
 /// Runs effects for a store: starts their work as tasks, replaces or cancels them by id, and
-/// applies the queues' policies. Actions the work sends go to `deliver`.
+/// applies the queues' policies. Actions the work sends go to `deliver`, with their origin (the
+/// effect's id, or the durable timer's).
 ///
 /// Thread-safe (its bookkeeping is behind one lock), so a finishing task can free its place in
 /// a queue without a hop through the store.
 package final class EffectRuntime<Action: Sendable>: Sendable {
-    private let deliver: @Sendable (Action) async -> Void
+    private let deliver: @Sendable (Action, ActionOrigin) async -> Void
     private let time: any TimeSource
     private let state = Mutex(RuntimeState())
 
@@ -33,7 +34,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         var queues: [String: QueueState] = [:]
     }
 
-    package init(time: any TimeSource, deliver: @escaping @Sendable (Action) async -> Void) {
+    package init(time: any TimeSource, deliver: @escaping @Sendable (Action, ActionOrigin) async -> Void) {
         self.time = time
         self.deliver = deliver
     }
@@ -97,6 +98,15 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         return task
     }
 
+    /// Arms a durable timer: work that waits for its deadline on the runtime's clock, then
+    /// sends its action (replacing any effect with the same id).
+    /// - Parameter timer: the timer.
+    /// - Returns: the work's task.
+    @discardableResult
+    package func arm(_ timer: Effect<Action>.Timer) -> Task<Void, Never>? {
+        start(.waiting(for: timer, on: time))
+    }
+
     /// Cancels the effects with these ids, running or waiting.
     package func cancel(_ ids: Set<EffectID>) {
         var toCancel: [Task<Void, Never>] = []
@@ -158,7 +168,9 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         }
         guard !Task.isCancelled else { return }
         do {
-            try await work.body(EffectSend(deliver))
+            let origin: ActionOrigin = work.timer.map { .timer($0.id, deadline: $0.deadline) } ?? .effect(work.id)
+            let deliver = self.deliver
+            try await work.body(EffectSend { await deliver($0, origin) })
         } catch {
             // A cancelled effect ends by throwing CancellationError; any other error ends it too.
         }

@@ -40,11 +40,14 @@ public struct Reducer<State, Action: Sendable, Environment>: Sendable {
     /// - Parameter reducers: the reducers, in the order they run.
     @inlinable public static func combine(_ reducers: [Reducer]) -> Reducer {
         Reducer { state, action, environment throws(Rejection) in
-            var effects: [Effect<Action>] = []
+            // The steps of the effects that do something, in order: no array at all when none
+            // does, as for most actions.
+            var steps: [Effect<Action>.Step] = []
             for reducer in reducers {
-                effects.append(try reducer(&state, action, environment))
+                let effect = try reducer(&state, action, environment)
+                if !effect.isNone { steps += effect.steps }
             }
-            return .combine(effects)
+            return steps.isEmpty ? .none : Effect(steps: steps)
         }
     }
 

@@ -12,6 +12,8 @@ package struct StoreKernel<State: Sendable, Action: Sendable, Environment: Senda
     package private(set) var revision: UInt64
     /// Which client actions were applied, for exactly-once.
     package private(set) var ledger: ClientLedger
+    /// The durable timers scheduled now.
+    package private(set) var timers: DurableTimers<Action>
     let reducer: Reducer<State, Action, Environment>
     let environment: Environment
     let time: any TimeSource
@@ -45,16 +47,18 @@ package struct StoreKernel<State: Sendable, Action: Sendable, Environment: Senda
     ///   - state: the state to start from.
     ///   - revision: its revision.
     ///   - ledger: the client ledger at that revision.
+    ///   - timers: the durable timers scheduled at that revision.
     ///   - reducer: the app's reducer.
     ///   - environment: its environment.
     ///   - time: where "now" comes from for each action.
     package init(
-        state: State, revision: UInt64 = 0, ledger: ClientLedger = ClientLedger(),
+        state: State, revision: UInt64 = 0, ledger: ClientLedger = ClientLedger(), timers: DurableTimers<Action> = DurableTimers(),
         reducer: Reducer<State, Action, Environment>, environment: Environment, time: any TimeSource = SystemTime()
     ) {
         self.state = state
         self.revision = revision
         self.ledger = ledger
+        self.timers = timers
         self.reducer = reducer
         self.environment = environment
         self.time = time
@@ -64,7 +68,9 @@ package struct StoreKernel<State: Sendable, Action: Sendable, Environment: Senda
     /// Applies `action`.
     /// - Parameters:
     ///   - action: the action.
-    ///   - origin: who sent it; a client's (id, seq) is applied at most once.
+    ///   - origin: who sent it; a client's (id, seq) is applied at most once, and a timer's
+    ///     firing only while that timer is scheduled (``DurableTimers/isScheduled(_:deadline:)``;
+    ///     the caller checks it first).
     ///   - keepingPrevious: whether to return the state before (to diff against).
     package mutating func apply(_ action: Action, from origin: ActionOrigin, keepingPrevious: Bool) -> Outcome {
         if case let .client(id, seq) = origin {
@@ -95,9 +101,15 @@ package struct StoreKernel<State: Sendable, Action: Sendable, Environment: Senda
             return .rejected(error)
         }
         revision += 1
-        if case let .client(id, seq) = origin {
+        switch origin {
+        case let .client(id, seq):
             ledger.record(client: id, seq: seq, revision: revision)
+        case let .timer(id, _):
+            timers.fired(id)
+        case .outside, .effect:
+            break
         }
+        if !effect.isNone { timers.note(effect) }
         #if DEBUG
         if !keepingPrevious { previous = nil }
         #endif

@@ -258,6 +258,9 @@ package actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
             // crash took back what was not yet on disk), it is shown all the same.
             if let delivered = deliveredRevision, revision < delivered { deliveredRevision = nil }
             post(.reconnected(revision: revision), after: revision)
+        case .replied, .entry:
+            // Shells ask nothing about the past.
+            break
         case let .ended(ending):
             guard !ended else { return }
             ended = true

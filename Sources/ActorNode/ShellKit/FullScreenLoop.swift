@@ -230,6 +230,8 @@ final class FullScreenLoop<Interface: FullScreenInterface> {
                     stateChanged = true
                     typed = nil
                     take(.reconnected(revision: revision))
+                case .replied, .entry:
+                    break
                 case let .ended(error):
                     ending = ending ?? (error.map { .lost($0) } ?? .quit)
                 }

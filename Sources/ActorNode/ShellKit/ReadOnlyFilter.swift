@@ -1,8 +1,8 @@
 import Wire
 
 /// What `bridge --read-only` lets through: it reads the frames going both ways, passes on
-/// every message a client needs to follow the state (`hello`, `resync`, `bye`, and everything
-/// the core sends), and answers each `action` itself with a `reject` `read_only`, which never
+/// every message a client needs to follow the state and look back at it (`hello`, `resync`,
+/// `query`, `bye`, and everything the core sends), and answers each `action` itself with a `reject` `read_only`, which never
 /// reaches the core. Its rejects go between the core's frames, never inside one.
 ///
 /// A frame it cannot read as a client message is not passed on either: the client gets

@@ -1,3 +1,5 @@
+import Wire
+
 /// Options every command of a shell takes.
 package struct ShellOptions: Sendable, Equatable {
     /// `--socket PATH`.
@@ -52,14 +54,22 @@ package enum WatchFormat: Sendable, Equatable {
 package enum ShellCommand: Sendable, Equatable {
     case attach
     case send(SendInput)
-    case state(json: Bool)
+    /// `state [--at REV] [--json]`.
+    case state(json: Bool, at: UInt64? = nil)
+    /// `diff REV1 REV2 [--json]`: what changed between two revisions.
+    case diff(from: UInt64, to: UInt64, json: Bool)
+    /// `history [--from REV] [--to REV] [--last N] [--client NAME|ID] [--json] [--follow]`.
+    case history(HistoryRequest, json: Bool)
     case watch(format: WatchFormat, count: Int?)
     case help
     case version
     /// `bridge`: stdin and stdout to and from the core's socket, for a client on another machine.
     case bridge
 
-    static let names = ["attach", "send", "state", "watch", "bridge", "help"]
+    static let names = ["attach", "send", "state", "watch", "history", "diff", "bridge", "help"]
+
+    /// The largest revision a command takes: JSON numbers on the wire are 64-bit signed.
+    static let largestRevision = UInt64(Int64.max)
 
     /// Parses the arguments after the program's name.
     /// - Parameters:
@@ -80,6 +90,8 @@ package enum ShellCommand: Sendable, Equatable {
         var operands: [String] = []
         var wantsHelp = false
         var wantsVersion = false
+        var at: UInt64?
+        var history = HistoryRequest()
 
         while let token = cursor.next() {
             switch token {
@@ -100,8 +112,20 @@ package enum ShellCommand: Sendable, Equatable {
                 wantsVersion = true
             case .option("--json") where name == "send":
                 jsonAction = try cursor.value(for: "--json")
-            case .option("--json") where name == "state" || name == "watch":
+            case .option("--json") where name == "state" || name == "watch" || name == "history" || name == "diff":
                 json = true
+            case .option("--at") where name == "state":
+                at = try cursor.number(for: "--at", in: 0 ... ShellCommand.largestRevision)
+            case .option("--from") where name == "history":
+                history.from = try cursor.number(for: "--from", in: 0 ... ShellCommand.largestRevision)
+            case .option("--to") where name == "history":
+                history.to = try cursor.number(for: "--to", in: 0 ... ShellCommand.largestRevision)
+            case .option("--last") where name == "history":
+                history.last = try cursor.number(for: "--last", in: 1 ... Int.max)
+            case .option("--client") where name == "history":
+                history.client = try cursor.value(for: "--client")
+            case .option("--follow") where name == "history":
+                history.follow = true
             case .option("--patches") where name == "watch":
                 patches = true
             case .option("--count") where name == "watch":
@@ -113,17 +137,17 @@ package enum ShellCommand: Sendable, Equatable {
                 // ("send add -5 degrees").
                 operands.append(cursor.currentToken ?? option)
             case let .option(option):
-                if name == nil, ["--json", "--count", "--patches"].contains(option) {
+                if name == nil, ["--json", "--count", "--patches", "--at", "--from", "--to", "--last", "--client", "--follow"].contains(option) {
                     throw .usage("\(option) belongs after a command (e.g. '\(program) state \(option)')", program: program)
                 }
                 throw cursor.unknown(option)
             case let .operand(operand):
                 if name == nil {
                     guard names.contains(operand) else {
-                        throw .usage("unknown command '\(PeerText.escaped(operand))' (expected attach, send, state, watch or bridge)", program: program)
+                        throw .usage("unknown command '\(PeerText.escaped(operand))' (expected attach, send, state, watch, history, diff or bridge)", program: program)
                     }
                     name = operand
-                } else if name == "send" {
+                } else if name == "send" || (name == "diff" && operands.count < 2) {
                     operands.append(operand)
                 } else {
                     throw cursor.unexpected(operand)
@@ -143,7 +167,22 @@ package enum ShellCommand: Sendable, Equatable {
         case nil, "attach"?:
             return (options, .attach)
         case "state"?:
-            return (options, .state(json: json))
+            return (options, .state(json: json, at: at))
+        case "history"?:
+            if let from = history.from, let to = history.to, from > to {
+                throw .usage("history --from \(from) comes after --to \(to)", program: program)
+            }
+            return (options, .history(history, json: json))
+        case "diff"?:
+            guard operands.count == 2 else {
+                throw .usage("diff needs two revisions: '\(program) diff REV1 REV2'", program: program)
+            }
+            let revisions = operands.map { UInt64($0).flatMap { $0 <= largestRevision ? $0 : nil } }
+            guard let from = revisions[0], let to = revisions[1] else {
+                let bad = revisions[0] == nil ? operands[0] : operands[1]
+                throw .usage("diff takes revisions, whole numbers from 0 to \(largestRevision) (found '\(PeerText.escaped(bad))')", program: program)
+            }
+            return (options, .diff(from: from, to: to, json: json))
         case "bridge"?:
             if options.ssh != nil || options.remoteCommand != nil {
                 throw .usage("bridge is the far end of --ssh; it takes --socket, --timeout and --read-only", program: program)
@@ -193,6 +232,9 @@ enum ShellHelp {
             ("\(program) send --json JSON", ["send one action written as JSON"]),
             ("\(program) send -", ["send one action per line from stdin (verbs or JSON)"]),
             ("\(program) state [--json]", ["print the current state"]),
+            ("\(program) state --at REV [--json]", ["print the state as it was at revision REV"]),
+            ("\(program) diff REV1 REV2 [--json]", ["what changed from REV1 to REV2: one line per", "path, or --json: the JSON Patch"]),
+            ("\(program) history [--from REV] [--to REV]", ["one line per applied action: revision, time,", "who sent it, the action; also --last N,", "--client NAME|ID, --json, --follow"]),
             ("\(program) watch [--json] [--count N]", ["print the state now and after every change;", "stop after N lines"]),
             ("\(program) watch --patches [--count N]", ["print each change as a JSON Patch, one line", "each (the first replaces the whole state)"]),
             ("\(program) bridge [--read-only]", ["copy stdin and stdout to and from the core's", "socket: the far end of --ssh; --read-only", "lets the state through and refuses actions"]),

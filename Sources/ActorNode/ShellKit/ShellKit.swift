@@ -63,7 +63,7 @@ public enum ShellKit<App: ShellApp> {
             return try await AttachCommand<App>.run(options: options)
         case .send(.standardInput):
             return try await SendCommand<App>.lines(options: options)
-        case .send, .state, .watch, .bridge:
+        case .send, .state, .diff, .history, .watch, .bridge:
             // They block while they wait: on a thread of their own, off Swift's pool.
             guard let blocking = blocking(command) else { preconditionFailure("\(command) is one-shot") }
             let result = await SystemThread.run(name: "cama-oneshot") { Result { () throws(CommandFailure) in try blocking(options) } }
@@ -84,8 +84,13 @@ public enum ShellKit<App: ShellApp> {
             return { options throws(CommandFailure) in (try SendCommand<App>.one({ verbs throws(VerbMistake) in try verbs.parse(words) }, options: options), []) }
         case let .send(.json(text)):
             return { options throws(CommandFailure) in (try SendCommand<App>.one({ verbs throws(VerbMistake) in try verbs.parseJSON(text) }, options: options), []) }
-        case let .state(json):
-            return { options throws(CommandFailure) in (.success, try StateCommand<App>.run(json: json, options: options)) }
+        case let .state(json, at):
+            return { options throws(CommandFailure) in (.success, try StateCommand<App>.run(json: json, at: at, options: options)) }
+        case let .diff(from, to, json):
+            return { options throws(CommandFailure) in (.success, try DiffCommand<App>.run(from: from, to: to, json: json, options: options)) }
+        case let .history(request, json):
+            // It prints as it goes.
+            return { options throws(CommandFailure) in (try HistoryCommand<App>.run(request, json: json, options: options), []) }
         case let .watch(format, count):
             // It prints as it goes.
             return { options throws(CommandFailure) in (try WatchCommand<App>.run(format: format, count: count, options: options), []) }

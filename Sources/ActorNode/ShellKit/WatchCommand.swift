@@ -124,7 +124,7 @@ struct WatchLoop<App: ShellApp> {
                 say(ClientEvent.resyncNote(revision: revision, reason: reason))
             }
             return .more
-        case .welcomed, .answered, .presence:
+        case .welcomed, .answered, .presence, .replied, .entry:
             return .more
         }
     }

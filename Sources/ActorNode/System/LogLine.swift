@@ -22,11 +22,22 @@ package enum LogLine {
     package static func timestamp() -> String {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
+        return timestamp(seconds: now.tv_sec, milliseconds: Int(now.tv_nsec / 1_000_000))
+    }
+
+    /// A moment (seconds since 1970) as UTC with milliseconds, ISO 8601, as log lines write it.
+    /// - Parameter moment: seconds since 1970.
+    package static func timestamp(at moment: Double) -> String {
+        guard moment.isFinite, abs(moment) < 1e15 else { return "\(moment)" }
+        let whole = moment.rounded(.down)
+        return timestamp(seconds: Int(whole), milliseconds: min(999, Int(((moment - whole) * 1000).rounded(.down))))
+    }
+
+    private static func timestamp(seconds: Int, milliseconds: Int) -> String {
+        var seconds = seconds
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let milliseconds = Int(now.tv_nsec / 1_000_000)
         let millisecondText = String(repeating: "0", count: 3 - String(milliseconds).count) + String(milliseconds)
         return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millisecondText)Z"
     }

@@ -21,6 +21,13 @@ package enum SystemThread {
         pthread_detach(thread)
     }
 
+    /// Lowers the calling thread's priority (nice 10, for this thread alone): for work that
+    /// may take seconds of CPU beside an event loop that must not wait for it (a look back at
+    /// the journal), so that on a busy machine the loop's thread runs first.
+    package static func yieldToOthers() {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(cama_thread_id()), 10)
+    }
+
     /// Runs blocking `body` on a new thread named `name`, and waits for its result without
     /// blocking the caller's thread: how async code calls what blocks (waiting for a child,
     /// dialling through ssh).

@@ -29,6 +29,9 @@ int cama_accept_nonblocking(int fd);
 /// their decoded text) in the heap long after use. Returns 1 on success.
 int cama_set_mmap_threshold(int threshold);
 
+/// The calling thread's id (gettid(2)), for calls that take one (setpriority).
+pid_t cama_thread_id(void);
+
 /// Names the calling thread (at most 15 bytes are kept), for ps and debuggers.
 void cama_set_thread_name(const char *name);
 

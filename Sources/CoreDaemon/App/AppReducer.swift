@@ -22,10 +22,4 @@ enum AppReducer {
         guard action.isInternal else { return nil }
         return Rejection(code: TimerRejectCode.internalAction, message: "this action is the core's own; clients cannot send it")
     }
-
-    /// What the core sends itself when it starts with `state`: resume a focus that was running
-    /// (nil when there is nothing to do, so an idle start uses no revision).
-    static func startup(for state: AppState) -> AppAction? {
-        state.timer.running ? .timer(.resume) : nil
-    }
 }

@@ -7,12 +7,14 @@ import Wire
 /// count a pomodoro for the item and tell every shell.
 ///
 /// It works on the whole app state, because it crosses features: it checks and credits to-do
-/// items, and ends the focus when its item is removed. The deadline lives in the state, so a
-/// core that restarts can resume the ticking (``TimerAction/resume``). The reducer reads the
-/// time from `environment.now` (the moment the store applies the action at, which the journal
-/// records), and its tick effect from the live `environment.time`.
+/// items, and ends the focus when its item is removed. Each tick is a durable timer
+/// (``Effect/send(_:at:id:)``) that schedules the next: a core that crashes or restarts re-arms
+/// the pending tick, which fires at once if its moment passed meanwhile and finds the seconds
+/// left from the deadline in the state, so nothing in the app resumes the ticking by hand. The
+/// reducer reads the time from `environment.now` (the moment the store applies the action at,
+/// which the journal records).
 enum TimerReducer {
-    /// The id of the ticking effect: a new start replaces the running one, stop cancels it.
+    /// The id of the next tick's durable timer: a new start replaces it, stop cancels it.
     static let ticking: EffectID = "focus-timer"
 
     /// The longest focus accepted: a day.
@@ -44,7 +46,7 @@ enum TimerReducer {
             }
             let deadline = environment.now.timeIntervalSince1970 + Double(seconds)
             state.timer = TimerState(item: id, running: true, remaining: seconds, deadline: deadline)
-            return tick(until: deadline, environment)
+            return nextTick(until: deadline, left: seconds)
         case .stop:
             state.timer = .idle
             return .cancel(ticking)
@@ -60,18 +62,13 @@ enum TimerReducer {
             return .run { .timer(.start(id: environment.random.element(of: candidates)!, seconds: nil)) }
         case let .tick(at):
             guard state.timer.running, let deadline = state.timer.deadline else { return .none }
-            let remaining = secondsLeft(until: deadline, at: at)
+            // A tick fired late (its core was down at its moment) counts from when it is applied.
+            let remaining = secondsLeft(until: deadline, at: max(at, environment.now.timeIntervalSince1970))
             guard remaining == 0 else {
                 state.timer.remaining = remaining
-                return .none
+                return nextTick(until: deadline, left: remaining)
             }
             return complete(&state, environment)
-        case .resume:
-            guard state.timer.running, let deadline = state.timer.deadline else { return .none }
-            let now = environment.now.timeIntervalSince1970
-            guard secondsLeft(until: deadline, at: now) > 0 else { return complete(&state, environment) }
-            state.timer.remaining = secondsLeft(until: deadline, at: now)
-            return tick(until: deadline, environment)
         }
     }
 
@@ -84,19 +81,14 @@ enum TimerReducer {
         return left < 0x1p63 ? Int(left) : Int.max
     }
 
-    /// Sends a tick each time the whole seconds left change, the last one at the deadline.
-    private static func tick(until deadline: Double, _ environment: AppEnvironment) -> Effect<AppAction> {
-        .task(id: ticking) { send in
-            while true {
-                let now = environment.time.now.timeIntervalSince1970
-                let left = secondsLeft(until: deadline, at: now)
-                let wake = left == 0 ? now : deadline - Double(left - 1)
-                try await environment.time.sleep(until: Date(timeIntervalSince1970: wake))
-                let moment = environment.time.now.timeIntervalSince1970
-                await send(.timer(.tick(at: moment)))
-                if moment >= deadline { return }
-            }
-        }
+    /// The next tick, as a durable timer: when the whole seconds left next change (the last one
+    /// at the deadline itself).
+    /// - Parameters:
+    ///   - deadline: when the focus ends, in seconds since 1970.
+    ///   - left: the whole seconds left now (at least 1).
+    private static func nextTick(until deadline: Double, left: Int) -> Effect<AppAction> {
+        let moment = deadline - Double(left - 1)
+        return .send(.timer(.tick(at: moment)), at: Date(timeIntervalSince1970: moment), id: ticking)
     }
 
     /// The time is up: a pomodoro for the item, the timer idle, and a notice for every shell.

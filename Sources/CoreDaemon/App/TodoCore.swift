@@ -17,8 +17,4 @@ enum TodoCore: CoreApp {
     }
 
     static func admits(_ action: AppAction) -> Rejection? { AppReducer.admits(action) }
-
-    static func startup(for state: AppState) -> [AppAction] {
-        AppReducer.startup(for: state).map { [$0] } ?? []
-    }
 }

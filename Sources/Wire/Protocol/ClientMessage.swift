@@ -1,9 +1,10 @@
-/// A frame from a client to the core: `{"hello":{...}}`, `{"action":{...}}`, `{"resync":{...}}`
-/// or `{"bye":{...}}`.
+/// A frame from a client to the core: `{"hello":{...}}`, `{"action":{...}}`, `{"resync":{...}}`,
+/// `{"query":{...}}` or `{"bye":{...}}`.
 package enum ClientMessage<Action: Codable & Sendable>: Codable, Sendable {
     case hello(Hello)
     case action(ActionRequest<Action>)
     case resync(Resync)
+    case query(Query)
     case bye(Bye)
 
     static var names: [String] { ClientMessageNames.all }
@@ -14,6 +15,7 @@ package enum ClientMessage<Action: Codable & Sendable>: Codable, Sendable {
         case "hello": self = .hello(try tag.payload.decode(Hello.self, kind: "hello"))
         case "action": self = .action(try tag.payload.decode(ActionRequest<Action>.self, kind: "action"))
         case "resync": self = .resync(try tag.payload.decode(Resync.self, kind: "resync"))
+        case "query": self = .query(try tag.payload.decode(Query.self, kind: "query"))
         default: self = .bye(try tag.payload.map { try Bye(from: $0) } ?? Bye())
         }
     }
@@ -23,6 +25,7 @@ package enum ClientMessage<Action: Codable & Sendable>: Codable, Sendable {
         case let .hello(hello): try SingleKeyCoding.encode("hello", hello, to: encoder)
         case let .action(request): try SingleKeyCoding.encode("action", request, to: encoder)
         case let .resync(resync): try SingleKeyCoding.encode("resync", resync, to: encoder)
+        case let .query(query): try SingleKeyCoding.encode("query", query, to: encoder)
         case let .bye(bye): try SingleKeyCoding.encode("bye", bye, to: encoder)
         }
     }
@@ -32,5 +35,5 @@ extension ClientMessage: Equatable where Action: Equatable {}
 
 /// The names of client messages, made once (a generic type cannot have a stored static).
 private enum ClientMessageNames {
-    static let all = ["hello", "action", "resync", "bye"]
+    static let all = ["hello", "action", "resync", "query", "bye"]
 }

@@ -1,5 +1,5 @@
 /// A frame from the core to a client: `welcome`, `ack`, `reject`, `rendition`, `notice`,
-/// `presence`, `error` or `bye`.
+/// `presence`, `reply`, `entry`, `error` or `bye`.
 package enum ServerMessage<State: Codable & Sendable>: Codable, Sendable {
     case welcome(Welcome<State>)
     case ack(Ack)
@@ -7,6 +7,8 @@ package enum ServerMessage<State: Codable & Sendable>: Codable, Sendable {
     case rendition(Rendition<State>)
     case notice(Notice)
     case presence(Presence)
+    case reply(Reply)
+    case entry(HistoryEntry)
     case error(ErrorMessage)
     case bye(Bye)
 
@@ -29,6 +31,8 @@ package enum ServerMessage<State: Codable & Sendable>: Codable, Sendable {
         case "rendition": self = .rendition(try tag.payload.decode(Rendition<State>.self, kind: "rendition"))
         case "notice": self = .notice(try tag.payload.decode(Notice.self, kind: "notice"))
         case "presence": self = .presence(try tag.payload.decode(Presence.self, kind: "presence"))
+        case "reply": self = .reply(try tag.payload.decode(Reply.self, kind: "reply"))
+        case "entry": self = .entry(try tag.payload.decode(HistoryEntry.self, kind: "entry"))
         case "error": self = .error(try tag.payload.decode(ErrorMessage.self, kind: "error"))
         default: self = .bye(try tag.payload.map { try Bye(from: $0) } ?? Bye())
         }
@@ -42,6 +46,8 @@ package enum ServerMessage<State: Codable & Sendable>: Codable, Sendable {
         case let .rendition(rendition): try SingleKeyCoding.encode("rendition", rendition, to: encoder)
         case let .notice(notice): try SingleKeyCoding.encode("notice", notice, to: encoder)
         case let .presence(presence): try SingleKeyCoding.encode("presence", presence, to: encoder)
+        case let .reply(reply): try SingleKeyCoding.encode("reply", reply, to: encoder)
+        case let .entry(entry): try SingleKeyCoding.encode("entry", entry, to: encoder)
         case let .error(error): try SingleKeyCoding.encode("error", error, to: encoder)
         case let .bye(bye): try SingleKeyCoding.encode("bye", bye, to: encoder)
         }
@@ -58,6 +64,8 @@ extension ServerMessage {
         case .rendition: "rendition"
         case .notice: "notice"
         case .presence: "presence"
+        case .reply: "reply"
+        case .entry: "entry"
         case .error: "error"
         case .bye: "bye"
         }
@@ -86,5 +94,5 @@ extension ServerMessage: Equatable where State: Equatable {}
 
 /// The names of server messages, made once (a generic type cannot have a stored static).
 private enum ServerMessageNames {
-    static let all = ["welcome", "ack", "reject", "rendition", "notice", "presence", "error", "bye"]
+    static let all = ["welcome", "ack", "reject", "rendition", "notice", "presence", "reply", "entry", "error", "bye"]
 }

@@ -1,0 +1,62 @@
+import Glibc
+import Wire
+
+/// Who a client is, as the journal keeps it: written once per connection, just before the
+/// record of its first applied action (and again at the start of each new segment while it
+/// stays connected), so that the records of its actions, which carry only its id, can be told
+/// apart by name, process and user without costing anything per action. A client that sends
+/// no action (a watcher, `state`) leaves none. `history` reads them; recovery skips them.
+///
+/// JSON: `{"session":{"at":…,"client":"…","name":"shell-client attach","pid":4242,"role":"shell","uid":1000,"user":"alice"}}`.
+package struct SessionRecord: Codable, Sendable, Equatable {
+    package var session: Session
+
+    /// One connection's hello and its peer's credentials.
+    package struct Session: Codable, Sendable, Equatable {
+        /// When the record was made (as its first action was applied), in seconds since 1970.
+        package var at: Double
+        /// The hello's client id.
+        package var client: String
+        /// The hello's name ("shell-client attach").
+        package var name: String
+        package var role: String
+        /// The process at the other end of the socket, when the system says (`SO_PEERCRED`):
+        /// over ssh, the bridge's.
+        package var pid: Int32?
+        package var uid: UInt32?
+        package var user: String?
+    }
+
+    /// - Parameters:
+    ///   - hello: the client's hello.
+    ///   - peer: its process and user, when known.
+    ///   - at: when the record is made, in seconds since 1970.
+    package init(hello: Hello, peer: (pid: pid_t, uid: uid_t)?, at: Double) {
+        session = Session(
+            at: at, client: hello.client, name: hello.name, role: hello.role.rawValue,
+            pid: peer?.pid, uid: peer?.uid, user: peer.flatMap { UserName.of($0.uid) })
+    }
+
+    /// The text every session record starts with, which no action's record does (those start
+    /// with `{"action":`).
+    package static let prefix = Array(#"{"session":"#.utf8)
+
+    /// Whether a record's payload is a session record.
+    /// - Parameter payload: a journal record's payload.
+    package static func isSession(_ payload: ArraySlice<UInt8>) -> Bool {
+        payload.starts(with: prefix)
+    }
+}
+
+/// The login name of a user id, from the system's user database.
+enum UserName {
+    /// The name, or nil when the database has none for `uid`.
+    /// - Parameter uid: the user id.
+    static func of(_ uid: uid_t) -> String? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.pw_name else { return nil }
+        return String(cString: name)
+    }
+}
