@@ -6,7 +6,8 @@ import Wire
 /// `history` through the real binaries: every action the journal holds, in order, with who
 /// sent it (a client by its hello's name, its process and its user; the core itself, naming
 /// the effect); `--client`, `--last`, `--from` and `--to` narrow it; `--follow` goes on with each
-/// new action as it is applied; and the look-back commands' usage mistakes.
+/// new action as it is applied, through restarts of the core; and the look-back commands' usage
+/// mistakes.
 @Suite("history")
 struct HistoryCommandTests {
     /// The login name of this process's user, as the core names it.
@@ -62,6 +63,27 @@ struct HistoryCommandTests {
         #expect(followed[5]["by"] == .object(["core": .bool(true)]), "\(followed[5])")
         #expect(followed[5]["action", "counter", "set"] != nil, "\(followed[5])")
         #expect(follower.process.termination == nil, "it goes on until interrupted")
+    }
+
+    @Test("history --follow rides through a SIGKILL of the core under cama-launch: it asks again from the revision after the last it printed", .timeLimit(.minutes(1)))
+    func followsThroughRestarts() async throws {
+        let sandbox = try Sandbox()
+        let launcher = try sandbox.start(.camaLaunch, ["--headless", "--socket", sandbox.socket])
+        defer { launcher.process.send(SIGTERM) }
+        await eventually("the launcher's core serves") { await corePid(sandbox.socket) != nil }
+        for text in ["one", "two"] { #expect(try await sandbox.client(["send", "add", text]).status == 0) }
+        let follower = try sandbox.start(.shellClient, ["history", "--follow", "--json", "--socket", sandbox.socket, "--timeout", "30"])
+        defer { follower.process.send(SIGKILL) }
+        await eventually("the follower prints what the journal holds") { follower.output.split(separator: "\n").count == 2 }
+        let first = try #require(await corePid(sandbox.socket))
+        kill(first, SIGKILL)
+        await eventually("a new core") { await corePid(sandbox.socket).map { $0 != first } ?? false }
+        #expect(try await sandbox.client(["send", "add", "three"]).status == 0)
+        await eventually("the follower prints the action sent to the new core") { follower.output.split(separator: "\n").count == 3 }
+        let revisions = try follower.output.split(separator: "\n").map { try WireJSON.decode(JSONValue.self, from: Array($0.utf8))["revision"]?.intValue }
+        #expect(revisions == [1, 2, 3], "\(follower.output)")
+        #expect(follower.errorOutput.contains("reconnected to the core at revision 2; following from revision 3"), "\(follower.errorOutput)")
+        #expect(follower.process.termination == nil)
     }
 
     @Test("the look-back commands' mistakes are usage errors", arguments: [

@@ -3,39 +3,74 @@ import Wire
 /// `history`: one line per applied action the core's journal holds, in order: its revision,
 /// when it was applied (UTC), who sent it, and the action as JSON; or, with `--json`, one object
 /// per line: `{"action":{...},"at":...,"by":{...},"revision":R}`. `--follow` goes on with every
-/// new action as it is applied, like `tail -f`, until interrupted or the core goes.
+/// new action as it is applied, like `tail -F`: through restarts of the core (as `watch` does,
+/// for `--timeout`, 10 s by default, each time), asking again from the revision after the
+/// last one printed, so that nothing is printed twice or left out; until interrupted, or the
+/// core is stopped for good.
 enum HistoryCommand<App: ShellApp> {
     /// Prints the history as it comes; returns the exit status.
     static func run(_ request: HistoryRequest, json: Bool, options: ShellOptions) throws(CommandFailure) -> ExitStatus {
-        let client = try LookBackQuery<App>.open(options, command: request.follow == true ? "history --follow" : "history")
-        defer { client.close() }
-        var stopped = false
-        _ = try LookBackQuery<App>.ask(Query(id: 1, history: request), on: client, options: options) { entry throws(CommandFailure) in
-            guard !stopped else { return }
-            // A reader that went away (history | head) ends the command quietly.
-            if !StandardStreams.writeNow(1, line(entry, json: json)) { stopped = true }
-        }
-        guard request.follow == true, !stopped else { return .success }
-        // The reply marks the end of what the journal held: entries go on until the core goes.
-        while true {
-            let events: [ClientEvent]
-            do throws(OneShotHalt) {
-                events = try client.events(before: nil)
-            } catch {
-                throw CoreConnection<App>.failure(error, timeout: options.timeout, host: options.ssh)
+        guard request.follow == true else {
+            let client = try LookBackQuery<App>.open(options, command: "history")
+            defer { client.close() }
+            _ = try LookBackQuery<App>.ask(Query(id: 1, history: request), on: client, options: options) { entry throws(CommandFailure) in
+                // A reader that went away (history | head) ends the command quietly.
+                _ = StandardStreams.writeNow(1, line(entry, json: json))
             }
-            for event in events {
-                switch event {
-                case let .entry(entry) where entry.id == 1:
-                    guard StandardStreams.writeNow(1, line(entry, json: json)) else { return .success }
-                case let .ended(error):
-                    guard let error else { return .success }
-                    throw CoreConnection<App>.failure(error, host: options.ssh)
-                default:
-                    continue
+            return .success
+        }
+        let client = try CoreConnection<App>.blockingClient(
+            options, role: .script, name: "\(App.program) history --follow", reconnectFor: options.timeout, mirrors: false)
+        defer { client.close() }
+        do {
+            _ = try client.open()
+            var id: UInt64 = 1
+            var printed: UInt64?
+            try client.ask(Query(id: id, history: request))
+            while true {
+                for event in try client.events(before: nil) {
+                    switch event {
+                    case let .entry(entry) where entry.id == id:
+                        guard entry.revision > printed ?? 0 else { continue }
+                        guard StandardStreams.writeNow(1, line(entry, json: json)) else { return .success }
+                        printed = entry.revision
+                    case let .replied(reply) where reply.id == id:
+                        if let error = reply.error { throw LookBackQuery<App>.failure(error) }
+                    case let .reconnecting(reason):
+                        say(reason)
+                    case let .reconnected(revision):
+                        // Asked again from the revision after the last one printed; what the
+                        // last query had not printed yet comes with it.
+                        id += 1
+                        var again = request
+                        again.last = nil
+                        if let printed { again.from = printed + 1 }
+                        say("reconnected to the core at revision \(revision); following from revision \(again.from ?? 1)")
+                        try client.ask(Query(id: id, history: again))
+                    case let .ended(error):
+                        guard let error else { return .success }
+                        throw OneShotHalt.failed(error)
+                    default:
+                        continue
+                    }
                 }
             }
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch let halt as OneShotHalt {
+            if case let .failed(ending) = halt, case .goodbye = ending {
+                // The core was stopped for good: the history is over, and that is no failure.
+                say("\(ending)")
+                return .success
+            }
+            throw CoreConnection<App>.failure(halt, timeout: options.timeout, host: options.ssh)
+        } catch {
+            throw CommandFailure(.protocolError, "\(error)")
         }
+    }
+
+    private static func say(_ text: String) {
+        StandardStreams.writeNow(2, Array("\(App.program): \(text)\n".utf8))
     }
 
     /// One entry as a line.
