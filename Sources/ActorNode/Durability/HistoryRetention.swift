@@ -106,7 +106,8 @@ package struct HistoryRetention: Sendable, Equatable, CustomStringConvertible {
         var history: [StateFiles.Entry] = snapshots.dropFirst(2).map { $0 }
         // A segment is covered when the next one starts at or before fallback + 1.
         let segments = files.journals()
-        for (index, segment) in segments.enumerated() where index + 1 < segments.count && segments[index + 1].revision <= fallback + 1 {
+        let afterFallback = fallback < .max ? fallback + 1 : fallback
+        for (index, segment) in segments.enumerated() where index + 1 < segments.count && segments[index + 1].revision <= afterFallback {
             history.append(segment)
         }
         // Newest first; snapshot R is newer than the segment that starts at R.

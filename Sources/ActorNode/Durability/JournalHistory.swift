@@ -29,8 +29,7 @@ package enum JournalHistory {
     ///   - emit: called with each item, in order (with `last` set, only the last ones, at
     ///     the end); returns false to stop reading.
     package static func read(_ files: StateFiles, _ request: HistoryRequest, through last: UInt64, emit: (Item) -> Bool) throws(LookBackFailure) {
-        let oldest = oldestHeld(files) ?? last + 1
-        if let from = request.from, from < oldest, oldest > 1 {
+        if let oldest = oldestHeld(files), let from = request.from, from < oldest, oldest > 1 {
             throw LookBackFailure(.notHeld, "revision \(from) is older than the journal holds: its oldest action is revision \(oldest) (older ones went when snapshots covered them)")
         }
         let from = request.from ?? 1

@@ -131,13 +131,15 @@ package enum Recovery {
             }
         }
         let base = log.snapshot?.revision ?? 0
-        var expected = base + 1
+        // The revision the next entry must have; nil past the last revision there can be (a
+        // directory that names one: no arithmetic here may trap on what a file says).
+        var expected: UInt64? = base < .max ? base + 1 : nil
         let segments = files.journals()
         for (index, segment) in segments.enumerated() {
             let isLast = index == segments.count - 1
-            if extent == .needed, !isLast, segments[index + 1].revision <= base + 1 { continue }
+            if extent == .needed, !isLast, segments[index + 1].revision <= expected ?? .max { continue }
             // Past the limit, nothing more is needed.
-            if extent == .needed, let limit, segment.revision > limit, segment.revision > base + 1 { break }
+            if extent == .needed, let limit, segment.revision > limit, segment.revision > expected ?? .max { break }
             let bytes: [UInt8]
             do {
                 bytes = try FileIO.read(segment.path)
@@ -171,22 +173,27 @@ package enum Recovery {
                     }
                     records += 1
                     if entry.revision > base {
-                        if log.entries.isEmpty, entry.revision > expected {
+                        guard let wanted = expected else {
+                            throw RecoveryFailure(
+                                file: segment.name, offset: offset,
+                                reason: "revision \(entry.revision) after \(base), the last revision there can be", repairable: true)
+                        }
+                        if log.entries.isEmpty, entry.revision > wanted {
                             let missing = log.snapshot == nil && !log.notes.isEmpty
                                 ? "the snapshot that held them is damaged"
                                 : "no snapshot holds them"
                             throw RecoveryFailure(
                                 file: segment.name, offset: offset,
-                                reason: "the journal resumes at revision \(entry.revision), but revisions \(expected) to \(entry.revision - 1) are missing: \(missing); restore the state directory from a backup, or move it away to start from the empty state",
+                                reason: "the journal resumes at revision \(entry.revision), but revisions \(wanted) to \(entry.revision - 1) are missing: \(missing); restore the state directory from a backup, or move it away to start from the empty state",
                                 repairable: false)
                         }
-                        guard entry.revision == expected else {
+                        guard entry.revision == wanted else {
                             throw RecoveryFailure(
                                 file: segment.name, offset: offset,
-                                reason: "revision \(entry.revision) where \(expected) was expected: records are missing", repairable: true)
+                                reason: "revision \(entry.revision) where \(wanted) was expected: records are missing", repairable: true)
                         }
                         if limit.map({ entry.revision <= $0 }) ?? true { log.entries.append(entry) }
-                        expected += 1
+                        expected = wanted < .max ? wanted + 1 : nil
                         if extent == .needed, let limit, entry.revision >= limit { return }
                     }
                     offset = next
