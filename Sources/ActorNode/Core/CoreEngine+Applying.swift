@@ -114,15 +114,9 @@ extension CoreEngine {
 
     func record(_ applied: StoreKernel<State, Action, Environment>.Applied, json: ArraySlice<UInt8>?, client engineClient: EngineClient?) {
         guard let journal else { return }
-        var client: String?
-        var seq: UInt64?
-        if case let .client(id, number) = applied.origin {
-            client = id
-            seq = number
-        }
         let at = applied.at.timeIntervalSince1970
         if let engineClient, !engineClient.sessionJournaled { journalSession(of: engineClient, in: journal) }
-        if let json, let client, let seq {
+        if let json, case let .client(client, seq) = applied.origin {
             // ``JournalEntry``'s JSON, with the action's text as the client sent it, written
             // straight into the journal's buffer. (No closure here: one formed in the engine
             // checks its isolation when called.)
@@ -131,15 +125,8 @@ extension CoreEngine {
             journal.appendEntry(action: json, at: at, client: clientJSON, revision: applied.revision, seq: seq)
             return
         }
-        var effect: String?
-        var timer: String?
-        switch applied.origin {
-        case let .effect(id?): effect = id.name
-        case let .timer(id, _): timer = id.name
-        default: break
-        }
         do {
-            let record = try Self.journalText(revision: applied.revision, at: at, client: client, seq: seq, effect: effect, timer: timer, action: applied.action)
+            let record = try WireJSON.encode(JournalEntry(revision: applied.revision, at: at, origin: applied.origin, action: applied.action))
             journal.append(revision: applied.revision, record: DurableRecord.encode(record))
         } catch {
             // Applied, and not recordable (an effect's action holding a NaN, say): nothing more
@@ -148,12 +135,6 @@ extension CoreEngine {
             log("the journal cannot be written (\(reason)); stopping so that nothing unrecorded is acknowledged")
             fail(JournalFailure(reason: reason))
         }
-    }
-
-    /// A ``JournalEntry``'s JSON, encoded (apart from ``record(_:json:)``, whose usual path
-    /// writes it by hand).
-    static func journalText(revision: UInt64, at: Double, client: String?, seq: UInt64?, effect: String? = nil, timer: String? = nil, action: Action) throws -> [UInt8] {
-        try WireJSON.encode(JournalEntry<Action>(revision: revision, at: at, client: client, seq: seq, effect: effect, timer: timer, action: action))
     }
 
     /// Writes who `client` is to the journal, before the record of its first applied action:

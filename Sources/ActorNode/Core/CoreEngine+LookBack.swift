@@ -229,17 +229,8 @@ extension CoreEngine {
         } catch {
             return
         }
-        var entry = JournalEntry<JSONValue>(revision: applied.revision, at: applied.at.timeIntervalSince1970, client: nil, seq: nil, action: action)
-        var session: SessionRecord.Session?
-        switch applied.origin {
-        case let .client(id, seq):
-            entry.client = id
-            entry.seq = seq
-            session = client.flatMap { sessionRecord(of: $0)?.session }
-        case let .effect(id?): entry.effect = id.name
-        case let .timer(id, _): entry.timer = id.name
-        case .effect(nil), .outside: break
-        }
+        let entry = JournalEntry(revision: applied.revision, at: applied.at.timeIntervalSince1970, origin: applied.origin, action: action)
+        let session = entry.client == nil ? nil : client.flatMap { sessionRecord(of: $0)?.session }
         let by = JournalHistory.sender(entry, session)
         for (number, follower) in historyFollowers {
             if let wanted = follower.client, entry.client != wanted, session?.name != wanted { continue }

@@ -30,6 +30,31 @@ package struct JournalEntry<Action: Codable & Sendable>: Codable, Sendable {
     }
 }
 
+extension JournalEntry {
+    /// The entry of an action applied from `origin`: a client's id and sequence number, or
+    /// the id of the effect or durable timer that sent it. (The one mapping of an origin to
+    /// what the journal says of it: the core's records and `history --follow` both use it.)
+    /// - Parameters:
+    ///   - revision: the revision it made.
+    ///   - at: the moment its reducer saw as "now", in seconds since 1970.
+    ///   - origin: where it came from.
+    ///   - action: the action.
+    package init(revision: UInt64, at: Double, origin: ActionOrigin, action: Action) {
+        self.init(revision: revision, at: at, client: nil, seq: nil, action: action)
+        switch origin {
+        case let .client(id, number):
+            client = id
+            seq = number
+        case let .effect(id?):
+            effect = id.name
+        case let .timer(id, _):
+            timer = id.name
+        case .effect(nil), .outside:
+            break
+        }
+    }
+}
+
 extension JournalEntry: Equatable where Action: Equatable {}
 
 /// A snapshot: the state at a revision and the client ledger, so that recovery can start from
