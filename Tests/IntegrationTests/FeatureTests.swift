@@ -72,20 +72,26 @@ struct FeatureTests {
         #expect(try await state(sandbox)["timer", "running"] == .bool(false), "the first focus was replaced, not resumed")
     }
 
-    @Test("stop cancels a focus: it never completes")
+    @Test("stop cancels a focus: no tick follows, so it never completes")
     func timerStops() async throws {
         let sandbox = try Sandbox()
         _ = try await sandbox.startCore()
         try await send(sandbox, "add", "stopped")
         try await send(sandbox, "add", "completed")
-        // Five seconds: long enough that the stop comes first even on a machine so busy that
-        // each command takes most of a second.
-        try await send(sandbox, "timer", "start", "1", "--seconds", "5")
+        // Thirty seconds: the stop comes long before the deadline even while the whole suite
+        // shares two cores. There, commands took 4 s each in a CI run: a five-second focus could
+        // complete before its stop arrived.
+        try await send(sandbox, "timer", "start", "1", "--seconds", "30")
         try await send(sandbox, "timer", "stop")
-        #expect(try await state(sandbox)["timer", "running"] == .bool(false))
-        // A focus of the same length on item 2, started later, completing shows that item 1's
-        // would have completed by now.
-        try await send(sandbox, "timer", "start", "2", "--seconds", "5")
+        let stopped = try await state(sandbox)
+        #expect(stopped["timer", "running"] == .bool(false))
+        // Two and a half tick periods with nothing applied: the ticking ended with the stop.
+        try await Task.sleep(for: .milliseconds(2500))
+        let later = try await state(sandbox)
+        #expect(later["revision"] == stopped["revision"], "nothing is applied after the stop")
+        #expect(pomodoros(later) == [0, 0])
+        // Ticks still run on this core: a focus started now completes.
+        try await send(sandbox, "timer", "start", "2", "--seconds", "1")
         try await eventually("the second focus completes") { pomodoros(try await state(sandbox)) == [0, 1] }
     }
 

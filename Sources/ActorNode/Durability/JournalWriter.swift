@@ -284,7 +284,28 @@ final class JournalWriter<State: Codable & Sendable> {
 struct Segment {
     /// How far ahead zeros are laid out at a time.
     static let reserveStep = 1 << 20
-    private static let zeros = [UInt8](repeating: 0, count: reserveStep)
+    /// A reserve step of zeros: what is written ahead, and what recovery compares with.
+    static let zeros = [UInt8](repeating: 0, count: reserveStep)
+
+    /// Whether `bytes` holds only zeros from `start` to its end (true when `start` is past it).
+    /// Compared with ``zeros`` by `memcmp`, a reserve step at a time: a byte at a time through
+    /// `allSatisfy` took a tenth of a second for a 1 MiB reserve in a debug build.
+    /// - Parameters:
+    ///   - bytes: a journal file's bytes.
+    ///   - start: where to begin.
+    static func onlyZeros(_ bytes: [UInt8], from start: Int) -> Bool {
+        bytes.withUnsafeBytes { file in
+            zeros.withUnsafeBytes { zeros in
+                var offset = max(0, start)
+                while offset < file.count {
+                    let length = min(zeros.count, file.count - offset)
+                    if memcmp(file.baseAddress! + offset, zeros.baseAddress!, length) != 0 { return false }
+                    offset += length
+                }
+                return true
+            }
+        }
+    }
 
     let path: String
     let fd: Int32

@@ -150,7 +150,7 @@ package enum Recovery {
             var records = 0
             var end = bytes.count
             scanning: while true {
-                if offset < bytes.count, bytes[offset...].allSatisfy({ $0 == 0 }) {
+                if offset < bytes.count, Segment.onlyZeros(bytes, from: offset) {
                     if isLast { log.reserve = (segment.name, offset, bytes.count - offset) }
                     end = offset
                     break scanning
@@ -209,7 +209,7 @@ package enum Recovery {
                     // Zeros after the record's end are the reserve laid out ahead, or more of
                     // the same unwritten blocks.
                     let recordEnd = offset + DurableRecord.headerLength + DurableRecord.declaredLength(bytes, at: offset)
-                    let reachesEnd = recordEnd >= bytes.count || bytes[recordEnd...].allSatisfy { $0 == 0 }
+                    let reachesEnd = Segment.onlyZeros(bytes, from: recordEnd)
                     let payloadStart = min(bytes.count, offset + DurableRecord.headerLength)
                     let payloadEnd = min(bytes.count, max(recordEnd, payloadStart))
                     if isLast, reachesEnd, bytes[payloadStart ..< payloadEnd].contains(0) {
