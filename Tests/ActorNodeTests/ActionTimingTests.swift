@@ -25,7 +25,7 @@ struct ActionTimingTests {
             return .none
         }
         var kernel = StoreKernel(state: nil, reducer: reducer, environment: environment, time: time)
-        _ = kernel.apply(.stamp, from: .effect(nil), keepingPrevious: false)
+        _ = kernel.apply(.stamp, from: .effect(nil))
         return (kernel.state, time.now)
     }
 

@@ -53,10 +53,10 @@ struct PollReducerTests {
         var kernel = StoreKernel(state: PollState(), reducer: PollCore.reducer, environment: CoreServices(time: time), time: time)
         var entries: [JournalEntry<PollAction>] = []
         func apply(_ action: PollAction, from origin: ActionOrigin = .outside(nil)) throws {
-            guard case let .applied(applied) = kernel.apply(action, from: origin, keepingPrevious: false) else { throw Rejection(code: "x", message: "\(action) was not applied") }
+            guard case let .applied(revision) = kernel.apply(action, from: origin) else { throw Rejection(code: "x", message: "\(action) was not applied") }
             var timer: String?
             if case let .timer(id, _) = origin { timer = id.name }
-            entries.append(JournalEntry(revision: applied.revision, at: applied.at.timeIntervalSince1970, client: nil, seq: nil, timer: timer, action: action))
+            entries.append(JournalEntry(revision: revision, at: kernel.moment.timeIntervalSince1970, client: nil, seq: nil, timer: timer, action: action))
         }
         func replayed() throws -> DurableTimers<PollAction> {
             let log = RecoveredLog<PollState, PollAction>(snapshot: nil, entries: entries)
@@ -77,7 +77,7 @@ struct PollReducerTests {
     func snapshotKeepsTimers() throws {
         let time = TestTime()
         var kernel = StoreKernel(state: PollState(), reducer: PollCore.reducer, environment: CoreServices(time: time), time: time)
-        _ = kernel.apply(.close(in: 60), from: .outside(nil), keepingPrevious: false)
+        _ = kernel.apply(.close(in: 60), from: .outside(nil))
         let kept = try #require(try kernel.timers.snapshotTimers())
         #expect(kept == [SnapshotTimer(id: "close", at: time.now.timeIntervalSince1970 + 60, action: try JSONValue(encoding: PollAction.close()))])
         let restored = try DurableTimers<PollAction>(snapshot: kept)

@@ -60,8 +60,7 @@ extension CoreEngine {
             return
         }
         if let refusal = admits(action) {
-            if trace { log(TraceLine.rejected(action: action, origin: .client(id: hello.client, seq: seq), rejection: refusal)) }
-            answer(client.number, .reject(Reject(seq: seq, code: refusal.code, message: refusal.message)))
+            answerRejected(action, from: .client(id: hello.client, seq: seq), client: client.number, seq: seq, rejection: refusal)
             return
         }
         apply(action, json: json, from: .client(id: hello.client, seq: seq), client: client, seq: seq)
@@ -73,26 +72,52 @@ extension CoreEngine {
     ///   journal writes it as it is, instead of encoding the action again.
     func apply(_ action: Action, json: ArraySlice<UInt8>? = nil, from origin: ActionOrigin, client: EngineClient?, seq: UInt64?) {
         guard !failed else { return }
-        switch kernel.apply(action, from: origin, keepingPrevious: trace || !receivers.isEmpty) {
+        guard !trace, receivers.isEmpty else {
+            applyShown(action, json: json, from: origin, client: client, seq: seq)
+            return
+        }
+        guard let revision = applyAndRecord(action, json: json, from: origin, client: client, seq: seq) else { return }
+        applied(action, revision: revision, json: json, from: origin, client: client, seq: seq)
+    }
+
+    /// ``apply(_:json:from:client:seq:)`` while shells watch or the core traces: the state
+    /// before is kept, to send the change as a patch and to log it.
+    func applyShown(_ action: Action, json: ArraySlice<UInt8>?, from origin: ActionOrigin, client: EngineClient?, seq: UInt64?) {
+        let previous = kernel.state
+        guard let revision = applyAndRecord(action, json: json, from: origin, client: client, seq: seq) else { return }
+        if trace {
+            log(TraceLine.applied(action: action, origin: origin, revision: revision, previous: previous, state: kernel.state))
+        }
+        if !receivers.isEmpty { broadcastRendition(revision: revision, previous: previous) }
+        applied(action, revision: revision, json: json, from: origin, client: client, seq: seq)
+    }
+
+    /// Applies an action through the kernel and writes its record to the journal; answers a
+    /// duplicate or a rejection. Returns the revision, if it was applied and recorded.
+    func applyAndRecord(_ action: Action, json: ArraySlice<UInt8>?, from origin: ActionOrigin, client: EngineClient?, seq: UInt64?) -> UInt64? {
+        switch kernel.apply(action, from: origin) {
         case let .duplicate(revision):
             answerDuplicate(action, from: origin, client: client?.number, seq: seq, revision: revision)
+            return nil
         case let .rejected(rejection):
             answerRejected(action, from: origin, client: client?.number, seq: seq, rejection: rejection)
-        case let .applied(applied):
-            record(applied, json: json, client: client)
+            return nil
+        case let .applied(revision):
+            record(action, revision: revision, json: json, origin: origin, client: client)
             // Not recorded: nothing about it may go out.
-            if failed { return }
-            if trace {
-                log(TraceLine.applied(action: action, origin: origin, revision: applied.revision, previous: applied.previous, state: kernel.state))
-            }
-            if !receivers.isEmpty { broadcastRendition(applied) }
-            if !historyFollowers.isEmpty { followHistory(applied, json: json, client: client) }
-            if let client, let seq {
-                client.owed += 1
-                pending.append(.frame(client: client.number, bytes: ScriptFrames.ackFrame(seq: seq, revision: applied.revision), isAnswer: true))
-            }
-            if !applied.effect.isNone { run(applied.effect) }
+            return failed ? nil : revision
         }
+    }
+
+    /// What follows an applied and recorded action, after its rendition: its entry for
+    /// `history --follow`, its ack, its effects.
+    func applied(_ action: Action, revision: UInt64, json: ArraySlice<UInt8>?, from origin: ActionOrigin, client: EngineClient?, seq: UInt64?) {
+        if !historyFollowers.isEmpty { followHistory(action, revision: revision, json: json, from: origin, client: client) }
+        if let client, let seq {
+            client.owed += 1
+            pending.append(.frame(client: client.number, bytes: ScriptFrames.ackFrame(seq: seq, revision: revision), isAnswer: true))
+        }
+        if !kernel.effect.isNone { run(kernel.effect) }
     }
 
     // The answers other than an ack, apart from ``apply(_:json:from:client:seq:)`` so that an
@@ -112,26 +137,35 @@ extension CoreEngine {
         if let number, let seq { answer(number, .reject(Reject(seq: seq, code: rejection.code, message: rejection.message))) }
     }
 
-    func record(_ applied: StoreKernel<State, Action, Environment>.Applied, json: ArraySlice<UInt8>?, client engineClient: EngineClient?) {
+    /// Appends the record of an action just applied to the journal (in memory; it is written
+    /// at the end of the turn).
+    func record(_ action: Action, revision: UInt64, json: ArraySlice<UInt8>?, origin: ActionOrigin, client engineClient: EngineClient?) {
         guard let journal else { return }
-        let at = applied.at.timeIntervalSince1970
+        let at = kernel.moment.timeIntervalSince1970
         if let engineClient, !engineClient.sessionJournaled { journalSession(of: engineClient, in: journal) }
-        if let json, case let .client(client, seq) = applied.origin {
-            // ``JournalEntry``'s JSON, with the action's text as the client sent it, written
-            // straight into the journal's buffer. (No closure here: one formed in the engine
-            // checks its isolation when called.)
-            var clientJSON = engineClient?.clientJSON ?? []
-            if clientJSON.isEmpty { clientJSON = JSONFragment.string(client) }
-            journal.appendEntry(action: json, at: at, client: clientJSON, revision: applied.revision, seq: seq)
+        guard let json, case let .client(client, seq) = origin else {
+            recordEncoded(action, revision: revision, at: at, origin: origin, in: journal)
             return
         }
+        // ``JournalEntry``'s JSON, with the action's text as the client sent it, written
+        // straight into the journal's buffer. (No closure here: one formed in the engine
+        // checks its isolation when called.)
+        var clientJSON = engineClient?.clientJSON ?? []
+        if clientJSON.isEmpty { clientJSON = JSONFragment.string(client) }
+        journal.appendEntry(action: json, at: at, client: clientJSON, revision: revision, seq: seq)
+    }
+
+    /// The record of an action the engine has no text of (the core's own, an effect's): its
+    /// ``JournalEntry`` encoded. Apart from ``record(_:revision:json:origin:client:)``, whose
+    /// every call would otherwise look up `JournalEntry`'s metadata.
+    func recordEncoded(_ action: Action, revision: UInt64, at: Double, origin: ActionOrigin, in journal: JournalWriter<State>) {
         do {
-            let record = try WireJSON.encode(JournalEntry(revision: applied.revision, at: at, origin: applied.origin, action: applied.action))
-            journal.append(revision: applied.revision, record: DurableRecord.encode(record))
+            let record = try WireJSON.encode(JournalEntry(revision: revision, at: at, origin: origin, action: action))
+            journal.append(revision: revision, record: DurableRecord.encode(record))
         } catch {
             // Applied, and not recordable (an effect's action holding a NaN, say): nothing more
             // may be acknowledged, as when the journal cannot be written.
-            let reason = "revision \(applied.revision) could not be encoded for the journal: \(error)"
+            let reason = "revision \(revision) could not be encoded for the journal: \(error)"
             log("the journal cannot be written (\(reason)); stopping so that nothing unrecorded is acknowledged")
             fail(JournalFailure(reason: reason))
         }
@@ -147,15 +181,14 @@ extension CoreEngine {
 
     /// The rendition of an applied action for every shell: a patch from the state before (the
     /// whole state if there is none), encoded once.
-    func broadcastRendition(_ applied: StoreKernel<State, Action, Environment>.Applied) {
-        let revision = applied.revision
+    /// The rendition of an applied action for every shell: a patch from the state before (the
+    /// whole state if the patch cannot be made), encoded once.
+    func broadcastRendition(revision: UInt64, previous: State) {
         var content = Rendition<State>.Content.snapshot(kernel.state)
-        if let previous = applied.previous {
-            do {
-                content = .patch(try JSONPatch(from: previous, to: kernel.state))
-            } catch {
-                log("could not diff revision \(revision) (\(error)); sending a snapshot")
-            }
+        do {
+            content = .patch(try JSONPatch(from: previous, to: kernel.state))
+        } catch {
+            log("could not diff revision \(revision) (\(error)); sending a snapshot")
         }
         pending.append(.rendition(ServerMessage<State>.rendition(Rendition(revision: revision, content: content)).frame()))
     }

@@ -218,23 +218,23 @@ extension CoreEngine {
     }
 
     /// A `history --follow` gets the entry of an applied action (after its record is written).
-    func followHistory(_ applied: StoreKernel<State, Action, Environment>.Applied, json: ArraySlice<UInt8>?, client: EngineClient?) {
+    func followHistory(_ appliedAction: Action, revision: UInt64, json: ArraySlice<UInt8>?, from origin: ActionOrigin, client: EngineClient?) {
         let action: JSONValue
         do {
             if let json {
                 action = try json.withUnsafeBytes { raw throws(JSONSyntaxError) in try JSONParser().parse(raw) }
             } else {
-                action = try JSONValue(encoding: applied.action)
+                action = try JSONValue(encoding: appliedAction)
             }
         } catch {
             return
         }
-        let entry = JournalEntry(revision: applied.revision, at: applied.at.timeIntervalSince1970, origin: applied.origin, action: action)
+        let entry = JournalEntry(revision: revision, at: kernel.moment.timeIntervalSince1970, origin: origin, action: action)
         let session = entry.client == nil ? nil : client.flatMap { sessionRecord(of: $0)?.session }
         let by = JournalHistory.sender(entry, session)
         for (number, follower) in historyFollowers {
             if let wanted = follower.client, entry.client != wanted, session?.name != wanted { continue }
-            let frame = ServerMessage<JSONValue>.entry(HistoryEntry(id: follower.id, revision: applied.revision, at: entry.at, by: by, action: action)).frame()
+            let frame = ServerMessage<JSONValue>.entry(HistoryEntry(id: follower.id, revision: revision, at: entry.at, by: by, action: action)).frame()
             if follower.loading {
                 historyFollowers[number]!.held.append(frame)
             } else {

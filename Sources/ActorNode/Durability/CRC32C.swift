@@ -1,10 +1,16 @@
+import CSystemShims
+
 /// CRC-32C (Castagnoli), the checksum of every journal and snapshot record: cheap, and good at
 /// catching torn writes and flipped bits (it is what iSCSI, ext4 and many logs use).
 ///
-/// Computed eight bytes at a time ("slicing by 8": eight tables of 256 entries, one lookup per
-/// byte but no dependency between the eight), four times fewer instructions than a byte at a
-/// time for a journal record.
+/// Computed by the CPU's own instruction where it has one (SSE 4.2 on x86-64: eight bytes per
+/// instruction, a tenth of the instructions of the tables for a journal record); elsewhere
+/// eight bytes at a time from tables ("slicing by 8": eight tables of 256 entries, one lookup
+/// per byte but no dependency between the eight).
 package enum CRC32C {
+    /// Whether the CPU computes it.
+    private static let inHardware = cama_crc32c_available() != 0
+
     /// Table `k` (entries `256 k ..< 256 (k + 1)`) gives the CRC of a byte followed by `k` zero
     /// bytes.
     private static let tables: [UInt32] = {
@@ -35,6 +41,13 @@ package enum CRC32C {
     }
 
     private static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        guard inHardware, let start = bytes.baseAddress else { return tableChecksum(bytes) }
+        return cama_crc32c_update(0xFFFF_FFFF, start, bytes.count) ^ 0xFFFF_FFFF
+    }
+
+    /// The checksum from the tables, whatever the CPU: what the hardware's must equal (tests).
+    /// - Parameter bytes: the bytes.
+    package static func tableChecksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         tables.withUnsafeBufferPointer { table in
             var crc: UInt32 = 0xFFFF_FFFF
             var offset = 0

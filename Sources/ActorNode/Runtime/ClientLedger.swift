@@ -115,13 +115,40 @@ package struct ClientLedger: Codable, Sendable, Equatable {
     package init() {}
 
     package func verdict(client: String, seq: UInt64) -> Verdict {
-        guard let known = clients[client], seq <= known.lastSeq else { return .new }
+        verdict(at: clients.index(forKey: client), seq: seq)
+    }
+
+    /// Where `client`'s entry is, to ask ``verdict(at:seq:)`` and then
+    /// ``record(client:seq:revision:at:)`` with its id hashed once (valid until the ledger
+    /// changes).
+    /// - Parameter client: the client's id.
+    package func place(of client: String) -> [String: Client].Index? {
+        clients.index(forKey: client)
+    }
+
+    /// ``verdict(client:seq:)`` for the entry at `place` (from ``place(of:)``; nil for a client
+    /// the ledger does not know).
+    package func verdict(at place: [String: Client].Index?, seq: UInt64) -> Verdict {
+        guard let place else { return .new }
+        let known = clients.values[place]
+        guard seq <= known.lastSeq else { return .new }
         if let revision = known.revision(of: seq) {
             return .applied(revision: revision)
         }
         // Forgotten only if the ledger has let go of seqs as high: one it never held was never
         // applied (rejected, before or between applied ones), and is new.
         return known.mayHaveForgotten(seq) ? .forgotten : .new
+    }
+
+    /// ``record(client:seq:revision:)`` for a client whose entry is at `place` (from
+    /// ``place(of:)``, the ledger unchanged since), without hashing its id again.
+    package mutating func record(client: String, seq: UInt64, revision: UInt64, at place: [String: Client].Index?) {
+        guard let place else {
+            record(client: client, seq: seq, revision: revision)
+            return
+        }
+        clock += 1
+        clients.values[place].record(seq: seq, revision: revision, clock: clock)
     }
 
     /// Records that `client`'s action `seq` produced `revision`.

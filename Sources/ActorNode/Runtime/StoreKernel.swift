@@ -4,44 +4,30 @@ import Wire
 /// The rules of the single writer, as a value: apply an action with the reducer (at most once
 /// per client and sequence number), number it with the next revision, and record it in the
 /// ledger. It runs no effects and tells no one: its owner (a core's engine on its event loop,
-/// or `TestStore`) does that with what ``apply(_:from:keepingPrevious:)`` returns.
+/// or `TestStore`) does that with what ``apply(_:from:)`` returns.
 package struct StoreKernel<State: Sendable, Action: Sendable, Environment: Sendable>: Sendable {
-    /// The state after every action applied so far.
-    package private(set) var state: State
+    // The stored properties whose size does not depend on the app's types come first: their
+    // places are then known when compiled, and the core's unspecialized code reaches them
+    // without looking up this type's metadata.
+
     /// The revision of ``state``: the number of actions applied since the beginning.
     package private(set) var revision: UInt64
     /// Which client actions were applied, for exactly-once.
     package private(set) var ledger: ClientLedger
     /// The durable timers scheduled now.
     package private(set) var timers: DurableTimers<Action>
+    /// What the last applied action's reducer asked to run next.
+    package private(set) var effect: Effect<Action> = .none
+    /// The moment the last applied action's reducer saw as "now" (recorded, so that a replay
+    /// sees it again).
+    package private(set) var moment = Date(timeIntervalSince1970: 0)
     let reducer: Reducer<State, Action, Environment>
-    let environment: Environment
     let time: any TimeSource
     /// Sets the environment's "now" for each action, when it takes one.
     private let timing: @Sendable (Environment, Date) -> Environment
-
-    /// What became of an action.
-    package enum Outcome: Sendable {
-        /// Applied as `revision`; `previous` is the state before, when it was asked for.
-        case applied(Applied)
-        /// This client's action with this sequence number was applied before, as `revision`.
-        case duplicate(revision: UInt64)
-        /// Refused (by the reducer, or as older than the ledger remembers); nothing changed.
-        case rejected(Rejection)
-    }
-
-    /// One applied action.
-    package struct Applied: Sendable {
-        package let action: Action
-        package let origin: ActionOrigin
-        package let revision: UInt64
-        /// The moment the reducer saw as "now" (recorded, so that a replay sees it again).
-        package let at: Date
-        /// The state before, when the caller asked to keep it (to diff against).
-        package let previous: State?
-        /// What the reducer asked to run next.
-        package let effect: Effect<Action>
-    }
+    let environment: Environment
+    /// The state after every action applied so far.
+    package private(set) var state: State
 
     /// - Parameters:
     ///   - state: the state to start from.
@@ -65,16 +51,20 @@ package struct StoreKernel<State: Sendable, Action: Sendable, Environment: Senda
         timing = Self.timing()
     }
 
-    /// Applies `action`.
+    /// Applies `action`. What the reducer asked to run next is then ``effect``, and the moment
+    /// it saw ``moment``. (The answer is not generic, so that the core's unspecialized code
+    /// holds it without looking up a type's metadata at every action; a caller that wants the
+    /// state before copies ``state`` first.)
     /// - Parameters:
     ///   - action: the action.
     ///   - origin: who sent it; a client's (id, seq) is applied at most once, and a timer's
     ///     firing only while that timer is scheduled (``DurableTimers/isScheduled(_:deadline:)``;
     ///     the caller checks it first).
-    ///   - keepingPrevious: whether to return the state before (to diff against).
-    package mutating func apply(_ action: Action, from origin: ActionOrigin, keepingPrevious: Bool) -> Outcome {
+    package mutating func apply(_ action: Action, from origin: ActionOrigin) -> ApplyOutcome {
+        var place: [String: ClientLedger.Client].Index?
         if case let .client(id, seq) = origin {
-            switch ledger.verdict(client: id, seq: seq) {
+            place = ledger.place(of: id)
+            switch ledger.verdict(at: place, seq: seq) {
             case .new:
                 break
             case let .applied(revision):
@@ -85,35 +75,35 @@ package struct StoreKernel<State: Sendable, Action: Sendable, Environment: Senda
                     message: "action #\(seq) of this client is older than the core remembers; it may have been applied: check the state before sending it again"))
             }
         }
-        var previous: State? = keepingPrevious ? state : nil
         #if DEBUG
-        previous = previous ?? state
+        let before = state
         #endif
         let moment = time.now
         let effect: Effect<Action>
         do {
             effect = try reducer(&state, action, timing(environment, moment))
         } catch {
-            if let previous, !Self.unchanged(state, previous) {
+            #if DEBUG
+            if !Self.unchanged(state, before) {
                 assertionFailure("a reducer changed the state, then rejected \(action): \(error)")
-                state = previous
+                state = before
             }
+            #endif
             return .rejected(error)
         }
         revision += 1
         switch origin {
         case let .client(id, seq):
-            ledger.record(client: id, seq: seq, revision: revision)
+            ledger.record(client: id, seq: seq, revision: revision, at: place)
         case let .timer(id, _):
             timers.fired(id)
         case .outside, .effect:
             break
         }
         if !effect.isNone { timers.note(effect) }
-        #if DEBUG
-        if !keepingPrevious { previous = nil }
-        #endif
-        return .applied(Applied(action: action, origin: origin, revision: revision, at: moment, previous: previous, effect: effect))
+        self.effect = effect
+        self.moment = moment
+        return .applied(revision: revision)
     }
 
     private static func unchanged(_ state: State, _ previous: State) -> Bool {
@@ -127,4 +117,14 @@ extension Equatable {
         guard let other = other as? Self else { return false }
         return self == other
     }
+}
+
+/// What became of an action given to ``StoreKernel/apply(_:from:)``.
+package enum ApplyOutcome: Sendable, Equatable {
+    /// Applied as `revision`.
+    case applied(revision: UInt64)
+    /// This client's action with this sequence number was applied before, as `revision`.
+    case duplicate(revision: UInt64)
+    /// Refused (by the reducer, or as older than the ledger remembers); nothing changed.
+    case rejected(Rejection)
 }

@@ -39,6 +39,14 @@ void cama_set_thread_name(const char *name);
 /// (glibc 2.34 and later); returns 0, or ENOSYS where the C library cannot.
 int cama_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
+/// Whether this CPU computes CRC-32C itself (SSE 4.2 on x86-64): 1 if so, else 0, and then
+/// cama_crc32c_update must not be called.
+int cama_crc32c_available(void);
+
+/// CRC-32C of `count` bytes continued from `crc`, by the CPU's instruction: the running value,
+/// without the final inversion (start from 0xFFFFFFFF and invert the result for the checksum).
+uint32_t cama_crc32c_update(uint32_t crc, const void *bytes, size_t count);
+
 
 /// What a crash note is about: a client's action (its JSON), an effect's or the core's own
 /// action (its JSON), or a whole frame read the general way (its bytes).
