@@ -37,7 +37,12 @@ extension CoreEngine {
     }
 
     func settleTouched() {
-        for number in touched.sorted() { settle(number) }
+        if touched.count == 1, let only = touched.first {
+            // The common turn (one client's action answered) needs no sorting.
+            settle(only)
+        } else {
+            for number in touched.sorted() { settle(number) }
+        }
         touched.removeAll(keepingCapacity: true)
     }
 
@@ -95,17 +100,7 @@ extension CoreEngine {
                     if client.heldMessages > limits.heldMessageLimit { tooSlow(number) }
                 }
             case let .presence(except):
-                let bytes = ServerMessage<State>.presence(Presence(shells: receivers.count)).frame()
-                for number in receivers where number != except {
-                    guard let client = clients[number], client.greeted, !client.finished else { continue }
-                    if client.lagging {
-                        // Only the newest count matters: it follows the snapshot.
-                        client.missedPresence = true
-                    } else {
-                        client.output.append(bytes)
-                    }
-                    touched.insert(number)
-                }
+                releasePresence(except: except)
             case let .lookBack(number, query):
                 startLook(query, for: number)
             case let .finish(number):
@@ -122,6 +117,22 @@ extension CoreEngine {
                     }
                 }
             }
+        }
+    }
+
+    /// The number of shells, to every receiver but `except`. (Apart from ``release()``, which
+    /// would otherwise look up `ServerMessage`'s metadata at every turn.)
+    func releasePresence(except: Int?) {
+        let bytes = ServerMessage<State>.presence(Presence(shells: receivers.count)).frame()
+        for number in receivers where number != except {
+            guard let client = clients[number], client.greeted, !client.finished else { continue }
+            if client.lagging {
+                // Only the newest count matters: it follows the snapshot.
+                client.missedPresence = true
+            } else {
+                client.output.append(bytes)
+            }
+            touched.insert(number)
         }
     }
 
@@ -154,8 +165,9 @@ extension CoreEngine {
             dropClient(number)
             return
         }
+        let mayRead = canRead(client)
         var wanted: UInt32 = 0
-        if canRead(client), !client.finishing, !client.inputEnded { wanted |= EPOLLIN.rawValue | EPOLLRDHUP.rawValue }
+        if mayRead, !client.finishing, !client.inputEnded { wanted |= EPOLLIN.rawValue | EPOLLRDHUP.rawValue }
         if !client.output.isEmpty { wanted |= EPOLLOUT.rawValue }
         if wanted != client.interest, let token = client.token {
             loop.modify(client.fd, token: token, events: wanted)
@@ -163,7 +175,7 @@ extension CoreEngine {
         }
         // A client that may read again, with frames waiting in its decoder, has them handled
         // next turn (no new bytes may come to wake it).
-        if canRead(client), client.decoder.bufferedByteCount > 0 {
+        if mayRead, client.decoder.bufferedByteCount > 0 {
             heldBack.insert(number)
             turnWanted = true
             loop.execute {}
