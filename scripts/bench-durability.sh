@@ -10,9 +10,9 @@ cd "$(dirname "$0")/.."
 single="${1:-3000}"
 each="${2:-500}"
 
-swift build -c release --static-swift-stdlib --product core-daemon > /dev/null
-swift build -c release --static-swift-stdlib --product cama-bench > /dev/null
-bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
+scripts/build-release.sh --product core-daemon > /dev/null
+scripts/build-release.sh --product cama-bench > /dev/null
+bin="$(scripts/build-release.sh --show-bin-path)"
 work="$(mktemp -d /tmp/cama-bench-XXXXXX)"
 pids=()
 cleanup() {

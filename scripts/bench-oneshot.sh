@@ -5,7 +5,7 @@
 # own clock ($EPOCHREALTIME: reading it starts no process); then `shell-client state --json`
 # against a core holding ITEMS to-do items. Prints per-process milliseconds (median, 10th and
 # 90th percentile) side by side and the ratio of the medians, then the seconds of
-# `state --json`. It builds what it runs as the README says (release, --static-swift-stdlib),
+# `state --json`. It builds what it runs as the README says (scripts/build-release.sh),
 # and stops every process it started, by pid.
 #
 # Usage: [BUILD_FLAGS=...] [FSYNC=...] scripts/bench-oneshot.sh [N] [ITEMS]   (defaults: 200, 100000)
@@ -21,7 +21,7 @@ command -v tmux > /dev/null || { echo "bench-oneshot: tmux is needed as the yard
 # The release build the README recommends: the Swift runtime linked into the executables;
 # BUILD_FLAGS adds to it (BUILD_FLAGS="-Xswiftc -static-executable": everything linked in).
 # shellcheck disable=SC2206 # the flags are words on purpose
-build=(swift build -c release --static-swift-stdlib ${BUILD_FLAGS:-})
+build=(scripts/build-release.sh ${BUILD_FLAGS:-})
 "${build[@]}" --product core-daemon > /dev/null
 "${build[@]}" --product shell-client > /dev/null
 "${build[@]}" --product cama-bench > /dev/null

@@ -5,7 +5,7 @@
 # connection, and on a shared one: the floor of a session, the remote shell's start). Each
 # is run N times in turn (A B C D A B C D ...) and timed from outside with bash's own clock
 # ($EPOCHREALTIME). Prints per-process milliseconds (median, 10th and 90th percentile) side by
-# side. It builds what it runs as the README says (release, --static-swift-stdlib), and stops
+# side. It builds what it runs as the README says (scripts/build-release.sh), and stops
 # every process it started, by pid (sshd, the core, the shared ssh connection).
 #
 # Usage: scripts/bench-remote.sh [N]   (default 20)
@@ -21,7 +21,7 @@ done
 [ -n "${EPOCHREALTIME:-}" ] || { echo "bench-remote: needs bash 5 (EPOCHREALTIME)" >&2; exit 2; }
 if [ "$(id -u)" = 0 ] && [ ! -d /run/sshd ]; then mkdir -m 755 /run/sshd; fi
 
-build=(swift build -c release --static-swift-stdlib)
+build=(scripts/build-release.sh)
 "${build[@]}" --product core-daemon > /dev/null
 "${build[@]}" --product shell-client > /dev/null
 bin="$("${build[@]}" --show-bin-path)"

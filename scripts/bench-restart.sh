@@ -9,8 +9,8 @@ cd "$(dirname "$0")/.."
 rounds="${1:-5}"
 spacing="${2:-11}"
 
-swift build -c release --static-swift-stdlib > /dev/null
-bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
+scripts/build-release.sh > /dev/null
+bin="$(scripts/build-release.sh --show-bin-path)"
 work="$(mktemp -d /tmp/cama-restart-XXXXXX)"
 launcher=""
 cleanup() {

@@ -83,10 +83,10 @@ die() { echo "bench: $*" >&2; exit 1; }
 progress "building core-daemon, shell-client and cama-bench (release)"
 for product in core-daemon shell-client cama-bench; do
     log="$(mktemp)"
-    swift build -c release --static-swift-stdlib --product "$product" > "$log" 2>&1 || { cat "$log" >&2; rm -f "$log"; die "swift build -c release --static-swift-stdlib --product $product failed"; }
+    scripts/build-release.sh --product "$product" > "$log" 2>&1 || { cat "$log" >&2; rm -f "$log"; die "scripts/build-release.sh --product $product failed"; }
     rm -f "$log"
 done
-bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
+bin="$(scripts/build-release.sh --show-bin-path)"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/cama-bench.XXXXXX")"
 chmod 700 "$work"
