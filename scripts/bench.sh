@@ -4,7 +4,9 @@
 # Release builds.
 #
 #   1  1 client, one action at a time: cama-bench against core-daemon --fsync never, and
-#      redis-benchmark INCR against redis-server without persistence (rate and p50 latency)
+#      redis-benchmark INCR against redis-server without persistence (rate and p50 latency);
+#      and the floor: two processes passing 32 bytes back and forth over a socketpair
+#      (scripts/bench-pingpong.c), its median round trip beside cama-bench's
 #   2  the same with 16 clients
 #   3  16 clients, syncing every write: --fsync always, and appendonly yes, appendfsync always
 #   4  one sender while 100 `shell-client watch --json` processes watch, and PUBLISH to 100
@@ -72,6 +74,7 @@ need redis-server redis-server
 need redis-cli redis-tools
 need redis-benchmark redis-tools
 need tmux tmux
+need clang "the Swift toolchain's clang"
 if [ ${#missing[@]} -gt 0 ]; then
     echo "bench: missing: ${missing[*]}" >&2
     exit 1
@@ -227,7 +230,7 @@ redis_always="$redis_socket"
 # redis-benchmark INCR with ACTIONS/ROUNDS actions in all, one at a time per client; rows of
 # the median rate and the median p50 of each side.
 pair() {
-    local per=$((actions / rounds / $3)) round line cama_p50
+    local per=$((actions / rounds / $3)) round line
     : > "$work/pair.cama"
     : > "$work/pair.redis"
     for round in $(seq "$rounds"); do
@@ -248,6 +251,11 @@ pair() {
 if want 1; then
 progress "1: 1 client, $rounds rounds of $((actions / rounds)) actions"
 pair 1 "1 client (fsync never; Redis no persistence)" 1 "$never_socket" "$redis_none"
+clang -O2 -o "$work/pingpong" scripts/bench-pingpong.c || die "cannot compile scripts/bench-pingpong.c"
+floor="$("$work/pingpong" "$((actions / rounds))")"
+floor_p50="$(field "$floor" p50_us)"
+row "1. the floor: C ping-pong over a socketpair, round trips/s" "-" "$(field "$floor" round_trips_per_second)" "-"
+row "1. 1 client p50 / the C ping-pong's p50 us (target <= 1.5)" "$cama_p50" "$floor_p50" "$(ratio "$cama_p50" "$floor_p50")"
 fi
 
 if want 2; then
