@@ -3,8 +3,8 @@ import Wire
 
 /// The rules of the single writer, as a value: apply an action with the reducer (at most once
 /// per client and sequence number), number it with the next revision, and record it in the
-/// ledger. It runs no effects and tells no one: its owner (a core's engine on its event loop,
-/// or `TestStore`) does that with what ``apply(_:from:)`` returns.
+/// ledger. It runs no effects and tells no one: its owner (a core's engine on its event loop)
+/// does that with what ``apply(_:from:)`` returns and the kernel's ``effect``.
 package struct StoreKernel<State: Sendable, Action: Sendable, Environment: Sendable>: Sendable {
     // The stored properties whose size does not depend on the app's types come first: their
     // places are then known when compiled, and the core's unspecialized code reaches them
