@@ -180,8 +180,6 @@ extension CoreEngine {
     }
 
     /// The rendition of an applied action for every shell: a patch from the state before (the
-    /// whole state if there is none), encoded once.
-    /// The rendition of an applied action for every shell: a patch from the state before (the
     /// whole state if the patch cannot be made), encoded once.
     func broadcastRendition(revision: UInt64, previous: State) {
         var content = Rendition<State>.Content.snapshot(kernel.state)
