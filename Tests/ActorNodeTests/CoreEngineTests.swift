@@ -36,7 +36,10 @@ struct CoreEngineTests {
     private func attach(_ core: Engine, role: ClientRole = .shell) async throws -> ShellLink<Int, CounterAction> {
         let session = try await InProcessSession.attach(to: core)
         let link = ShellLink<Int, CounterAction>(session: session, hello: Hello(role: role, client: "c\(Int.random(in: 0 ..< 1_000_000))", name: "test"))
-        _ = try await link.open()
+        // As long as the core's handshake deadline above allows: the link waits for its welcome on
+        // the same two pool threads that CPU-bound tests hold in a full run (seen: "the core did
+        // not answer hello within 5 s").
+        _ = try await link.open(timeout: .seconds(120))
         return link
     }
 
@@ -110,7 +113,7 @@ struct CoreEngineTests {
         let session = TypedSession<Int, CounterAction>(try await InProcessSession.attach(to: core))
         let link = ShellLink<Int, CounterAction>(session: session.raw, hello: Hello(protocolVersion: 99, role: .shell, client: "x", name: "old"))
         do {
-            _ = try await link.open()
+            _ = try await link.open(timeout: .seconds(120))
             Issue.record("a protocol 99 client was welcomed")
         } catch {
             guard case let .versionMismatch(message) = error else { Issue.record("\(error)"); return }

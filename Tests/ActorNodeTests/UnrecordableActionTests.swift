@@ -38,7 +38,9 @@ struct UnrecordableActionTests {
             journalFailed: { failure in failures.withLock { $0.append(failure.reason) } })
         let session = try await InProcessSession.attach(to: core)
         let link = ShellLink<Double, Action>(session: session, hello: Hello(role: .script, client: "c1", name: "test"))
-        _ = try await link.open()
+        // Longer than the usual 5 s: CPU-bound tests can hold the pool threads the link's
+        // welcome waits on for seconds in a full run.
+        _ = try await link.open(timeout: .seconds(60))
         // The client's own action is recorded, but in the turn whose effect cannot be: no ack.
         let answered = Task { try? await link.send(.start) }
         let deadline = ContinuousClock.now + .seconds(20)

@@ -22,7 +22,10 @@ struct InProcessShellTests {
     private func link(to core: CoreEngine<AppState, AppAction, AppEnvironment>, role: ClientRole, name: String) async throws -> ShellLink<AppState, AppAction> {
         let session = try await InProcessSession.attach(to: core, peer: name)
         let link = ShellLink<AppState, AppAction>(session: session, hello: Hello(role: role, client: name, name: name))
-        _ = try await link.open()
+        // As long as the core's handshake deadline above allows: the link waits for its welcome on
+        // the same two pool threads that CPU-bound tests hold in a full run (seen: "the core did
+        // not answer hello within 5 s").
+        _ = try await link.open(timeout: .seconds(120))
         return link
     }
 

@@ -15,8 +15,10 @@ struct TimerHeap<Payload> {
     var isEmpty: Bool { entries.isEmpty }
     var count: Int { entries.count }
 
-    /// The earliest deadline, if any.
-    var nextDeadline: ContinuousClock.Instant? { entries.first?.deadline }
+    /// The earliest deadline, if any. (Read in place, as in ``popExpired(now:)``:
+    /// `entries.first` would copy the entry, its payload retained and released, at every turn
+    /// of the loop.)
+    var nextDeadline: ContinuousClock.Instant? { entries.isEmpty ? nil : entries[0].deadline }
 
     mutating func insert(id: UInt64, deadline: ContinuousClock.Instant, payload: Payload) {
         entries.append(Entry(id: id, deadline: deadline, payload: payload))
@@ -34,7 +36,7 @@ struct TimerHeap<Payload> {
     /// Removes and returns every timer whose deadline is at or before `now`, earliest first.
     mutating func popExpired(now: ContinuousClock.Instant) -> [Entry] {
         var expired: [Entry] = []
-        while let first = entries.first, first.deadline <= now {
+        while !entries.isEmpty, entries[0].deadline <= now {
             expired.append(remove(at: 0))
         }
         return expired
