@@ -10,7 +10,8 @@
 #   2  the same with 16 clients
 #   3  16 clients, syncing every write: --fsync always, and appendonly yes, appendfsync always
 #   4  one sender while 100 `shell-client watch --json` processes watch, and PUBLISH to 100
-#      `redis-cli subscribe` processes; also (CAMA only) 100 watchers read by cama-bench itself
+#      `redis-cli subscribe` processes, over 300 actions and over WATCH_ACTIONS; also (CAMA
+#      only) 100 watchers read by cama-bench itself
 #   5  CAMA only (a Redis INCR does not depend on the size of the data): add actions at 0 to
 #      20% of ITEMS items and at 80% to 100%; toggle with one watcher at 1 item and at ITEMS
 #      items; `shell-client state --json` at ITEMS items, the core's RSS, the state's size
@@ -270,16 +271,25 @@ fi
 
 if want 4; then
 # 4: one sender, 100 watchers (processes of their own on both sides).
-progress "4: 1 sender, 100 watchers, $watch_actions actions"
+progress "4: 1 sender, 100 watchers, 300 actions, then $watch_actions"
+# A short run, where the watchers keep up with every change, and a long one, where they may
+# skip to the newest state.
 watchers "$never_socket" 100
+short="$(cama "$never_socket" --clients 1 --actions 300)"
 line="$(cama "$never_socket" --clients 1 --actions "$watch_actions")"
 stop "${watcher_pids[@]}"
 subscribers "$redis_none" 100
+redis_bench -s "$redis_none" -c 1 -n 300 publish ch hello
+redis_short_rate="$redis_rate"
+redis_short_p50="$redis_p50"
 redis_bench -s "$redis_none" -c 1 -n "$watch_actions" publish ch hello
 stop "${subscriber_pids[@]}"
+cama_rate="$(field "$short" actions_per_second)"
+row "4. 1 sender, 100 watcher processes, 300 actions, actions/s" "$cama_rate" "$redis_short_rate" "$(ratio "$cama_rate" "$redis_short_rate")"
+row "4. 1 sender, 100 watcher processes, 300 actions, p50 us" "$(field "$short" p50_us)" "$redis_short_p50" "$(ratio "$(field "$short" p50_us)" "$redis_short_p50")"
 cama_rate="$(field "$line" actions_per_second)"
-row "4. 1 sender, 100 watcher processes, actions/s" "$cama_rate" "$redis_rate" "$(ratio "$cama_rate" "$redis_rate")"
-row "4. 1 sender, 100 watcher processes, p50 us" "$(field "$line" p50_us)" "$redis_p50" "$(ratio "$(field "$line" p50_us)" "$redis_p50")"
+row "4. 1 sender, 100 watcher processes, $watch_actions actions, actions/s" "$cama_rate" "$redis_rate" "$(ratio "$cama_rate" "$redis_rate")"
+row "4. 1 sender, 100 watcher processes, $watch_actions actions, p50 us" "$(field "$line" p50_us)" "$redis_p50" "$(ratio "$(field "$line" p50_us)" "$redis_p50")"
 line="$(cama "$never_socket" --clients 1 --actions "$watch_actions" --watchers 100)"
 row "4. 1 sender, 100 watchers inside cama-bench, actions/s" "$(field "$line" actions_per_second)" "-" "-"
 fi
