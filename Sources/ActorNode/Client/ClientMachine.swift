@@ -75,8 +75,11 @@ package struct ClientMachine {
     private var rejoining: Rejoining?
     private var decoder = FrameDecoder()
     private var nextSeq: UInt64 = 1
-    /// Actions not yet answered, framed, by sequence number: sent again after a reconnection.
-    private var unanswered: [UInt64: [UInt8]] = [:]
+    /// Actions not yet answered, framed, in the order of their sequence numbers (the order
+    /// they were submitted): sent again after a reconnection. (An array, not a dictionary by
+    /// number: a process's first dictionary with `UInt64` keys has the runtime search the
+    /// binary's conformances for `Hashable`, a tenth of a one-shot `send`.)
+    private var unanswered: [(seq: UInt64, frame: [UInt8])] = []
     /// How long the current handshake may take.
     private var handshakeWait = Duration.zero
     /// How the current connection is being lost, once the core has said (a goodbye, `too_slow`).
@@ -277,7 +280,7 @@ package struct ClientMachine {
             throw .protocolError(ErrorMessage(.tooLarge, "the action cannot be sent: \(error)"))
         }
         nextSeq += 1
-        unanswered[seq] = frame
+        unanswered.append((seq, frame))
         return (seq, phase == .open ? [.write(frame)] : [])
     }
 
@@ -432,9 +435,21 @@ package struct ClientMachine {
         }
     }
 
+    /// Where `seq` is among the unanswered (sorted by number), if it is.
+    private func unansweredIndex(of seq: UInt64) -> Int? {
+        var low = 0
+        var high = unanswered.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if unanswered[middle].seq < seq { low = middle + 1 } else { high = middle }
+        }
+        return low < unanswered.count && unanswered[low].seq == seq ? low : nil
+    }
+
     private mutating func answer(_ seq: UInt64, _ outcome: ActionOutcome) -> [ClientOutput] {
         // Answers to numbers this client is not waiting for (a duplicate) are not news.
-        guard unanswered.removeValue(forKey: seq) != nil else { return [] }
+        guard let index = unansweredIndex(of: seq) else { return [] }
+        unanswered.remove(at: index)
         return [.event(.answered(seq: seq, outcome))]
     }
 
@@ -496,8 +511,8 @@ package struct ClientMachine {
             outputs.append(.event(.reconnected(revision: revision)))
         }
         // What was submitted before (and not answered on a lost connection) goes now, in order.
-        for seq in unanswered.keys.sorted() {
-            outputs.append(.write(unanswered[seq]!))
+        for entry in unanswered {
+            outputs.append(.write(entry.frame))
         }
         return outputs
     }

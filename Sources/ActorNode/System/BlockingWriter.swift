@@ -21,8 +21,10 @@ package final class BlockingWriter: Sendable {
 
     private struct Item {
         var bytes: [UInt8]
-        /// Called once the bytes are written, or could not be.
-        var done: (@Sendable (Result<Void, Failure>) -> Void)?
+        /// Called once the bytes are written (nil), or could not be (why). (Not a `Result`,
+        /// whose typed failure the runtime checks against `Error` the first time a process
+        /// makes one: a conformance search that was a tenth of a one-shot command's start.)
+        var done: (@Sendable (Failure?) -> Void)?
     }
 
     private struct Queue {
@@ -45,19 +47,19 @@ package final class BlockingWriter: Sendable {
 
     /// Writes `text` and returns once it is written.
     package func write(_ text: String) async throws(Failure) {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, Failure>, Never>) in
+        let failed = await withCheckedContinuation { (continuation: CheckedContinuation<Failure?, Never>) in
             let failure = queue.withLock { queue -> Failure? in
                 if let failure = queue.failure { return failure }
                 queue.items.append(Item(bytes: Array(text.utf8), done: { continuation.resume(returning: $0) }))
                 return nil
             }
             if let failure {
-                continuation.resume(returning: .failure(failure))
+                continuation.resume(returning: failure)
             } else {
                 wake.signal()
             }
         }
-        try result.get()
+        if let failed { throw failed }
     }
 
     /// Queues `text` without waiting. When more than ``enqueueLimit`` items wait, the text is
@@ -116,21 +118,22 @@ package final class BlockingWriter: Sendable {
             }
             guard var item = next else { continue }
             let result = writeAll(item.bytes)
-            if case let .failure(failure) = result {
+            if let failure = result {
                 let abandoned = queue.withLock { queue -> [Item] in
                     queue.failure = failure
                     var rest: [Item] = []
                     while let waiting = queue.items.popFirst() { rest.append(waiting) }
                     return rest
                 }
-                for waiting in abandoned { waiting.done?(.failure(failure)) }
+                for waiting in abandoned { waiting.done?(failure) }
             }
             item.bytes = []
             item.done?(result)
         }
     }
 
-    private func writeAll(_ bytes: [UInt8]) -> Result<Void, Failure> {
+    /// Writes all of `bytes`; nil once written, or why not.
+    private func writeAll(_ bytes: [UInt8]) -> Failure? {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
@@ -141,10 +144,10 @@ package final class BlockingWriter: Sendable {
                     _ = poll(&descriptor, 1, 1000)
                     continue
                 }
-                return .failure(errno == EPIPE ? .closed : .failed(errno))
+                return errno == EPIPE ? .closed : .failed(errno)
             }
             offset += written
         }
-        return .success(())
+        return nil
     }
 }
