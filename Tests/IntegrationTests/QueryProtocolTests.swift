@@ -28,8 +28,11 @@ struct QueryProtocolTests {
         defer { client.close() }
         try await client.hello(role: "script")
         #expect(try await client.receive()?.messageType == "welcome")
-        try await client.send(#"{"query":{"id":1,"history":{}}}"#)
-        try await client.send(#"{"query":{"id":2,"state_at":1}}"#)
+        // Both in one write, so that the core reads the second while the first is in flight.
+        // (Written apart, the first could be answered before the second arrived, on a machine
+        // that held this test between the writes: seen in CI.)
+        try await client.sendBytes(
+            Frame.encode(Array(#"{"query":{"id":1,"history":{}}}"#.utf8)) + Frame.encode(Array(#"{"query":{"id":2,"state_at":1}}"#.utf8)))
         // The busy reply comes at once, before the first query's entries.
         var messages = try await untilReply(client, id: 1)
         let busy = messages.first { $0["reply", "id"]?.intValue == 2 }
