@@ -109,7 +109,14 @@ final class ModelSession {
     let io: ModelConnection
     /// The core (its index in the run) this connection was made to.
     let core: Int
-    var phase: Phase = .live
+    var phase: Phase = .live {
+        didSet {
+            if case .finishing = phase, finishingSince == nil { finishingSince = .now }
+        }
+    }
+    /// When it said bye or half-closed: from then on the core gives it its closing grace
+    /// (2 s) to read what it is owed.
+    var finishingSince: ContinuousClock.Instant?
     /// Not read while set (a slow client).
     var paused = false
     /// The core it talked to was killed: its stream may end anywhere, answers may be missing.

@@ -116,7 +116,7 @@ final class ModelRun {
         let elapsed = ContinuousClock.now - started
         let tenths = elapsed.components.seconds * 10 + elapsed.components.attoseconds / 100_000_000_000_000_000
         return "\(tenths / 10).\(tenths % 10) s, \(coreArguments[1 ... 2].joined(separator: " ")), preload \(preload), \(clients.count) clients, \(sessions.count) connections; "
-            + "\(model.acks) acks (\(model.earlierAcks) of actions applied before the connection, \(model.duplicateAcks) seen before), \(model.rejects) rejects, \(model.renditions) renditions (\(model.snapshots) snapshots); "
+            + "\(model.acks) acks (\(model.earlierAcks) of actions applied before the connection, \(model.duplicateAcks) seen before), \(model.rejects) rejects, \(model.renditions) renditions (\(model.snapshots) snapshots)\(model.cutAtGrace > 0 ? ", \(model.cutAtGrace) cut at the closing grace" : ""); "
             + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
     }
 
