@@ -30,11 +30,12 @@ public enum ScriptFramesTarget: FuzzTarget {
         let name = String(decoding: choices.bytes(choices.choice(below: 40)), as: UTF8.self)
         let protocolVersion = Int(Int8(bitPattern: choices.byte()))
         let role = ClientRole.allCases[choices.choice(below: ClientRole.allCases.count)]
+        let snapshot = choices.choice(below: 2) == 0
         // Up to the largest seq there is: WireJSON refuses to write a larger one.
         let seq = choices.bytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } & ActionRequest<JSONValue>.maximumSeq
         let rest = choices.rest()
         let action = (try? JSONParser().parse(rest)) ?? .string(String(decoding: rest, as: UTF8.self))
-        try checkHello(Hello(protocolVersion: protocolVersion, role: role, client: client, name: name))
+        try checkHello(Hello(protocolVersion: protocolVersion, role: role, client: client, name: name, snapshot: snapshot))
         try checkAction(action, client: client, seq: seq)
     }
 

@@ -3,9 +3,10 @@ import Wire
 /// `welcome-frame`: the one-shot client's split of a welcome (``WelcomeFrame/split(_:)``)
 /// against the general reader (``WireJSON`` decoding a `ServerMessage`). The split reads the
 /// envelope and only locates the state. When it says yes: if the general reader reads a
-/// welcome, every field must be the same and the located text must parse to the same state;
-/// if the general reader refuses the frame, the located state must be what is wrong with it
-/// (it does not parse), since the split vouches for everything else. Every welcome the general
+/// welcome, every field must be the same and the located text must parse to the same state
+/// (or both must find no state); if the general reader refuses the frame, the located state
+/// must be what is wrong with it (it does not parse), since the split vouches for everything
+/// else. Every welcome the general
 /// reader reads is written again by the core's hand writer
 /// (``WelcomeFrame/frame(protocolVersion:core:pid:shells:revision:snapshot:)``), which must
 /// write what ``WireJSON`` writes.
@@ -20,16 +21,19 @@ public enum WelcomeFrameTarget: FuzzTarget {
             try checkWriter(welcome)
         }
         guard let split = WelcomeFrame.split(input) else { return }
-        guard split.snapshot.lowerBound >= 0, split.snapshot.upperBound <= input.count else {
-            throw FuzzFinding("the split's state range \(split.snapshot) is outside the \(input.count)-byte frame \(FindingText.text(input))")
+        var state: JSONValue?
+        if let snapshot = split.snapshot {
+            guard snapshot.lowerBound >= 0, snapshot.upperBound <= input.count else {
+                throw FuzzFinding("the split's state range \(snapshot) is outside the \(input.count)-byte frame \(FindingText.text(input))")
+            }
+            // The state as deep as the general reader takes it inside `{"welcome":{"snapshot":…}}`.
+            state = try? JSONParser(maximumDepth: JSONParser.defaultMaximumDepth - 2).parse(input[snapshot])
         }
-        // The state as deep as the general reader takes it inside `{"welcome":{"snapshot":…}}`.
-        let state = try? JSONParser(maximumDepth: JSONParser.defaultMaximumDepth - 2).parse(input[split.snapshot])
         let general: ServerMessage<JSONValue>
         do {
             general = try WireJSON.decode(ServerMessage<JSONValue>.self, from: input)
         } catch {
-            guard state == nil else {
+            guard split.snapshot != nil, state == nil else {
                 throw FuzzFinding("the split read \(split) with a state that parses, where the general reader refuses (\(describeDecodingFailure(error))): \(FindingText.text(input))")
             }
             return
@@ -49,8 +53,12 @@ public enum WelcomeFrameTarget: FuzzTarget {
     }
 
     static func checkWriter(_ welcome: Welcome<JSONValue>) throws(FuzzFinding) {
-        guard let stateText = try? WireJSON.encode(welcome.snapshot),
-              let general = try? Frame.encode(WireJSON.encode(ServerMessage<JSONValue>.welcome(welcome)), maximumPayloadLength: Frame.absoluteMaximumPayloadLength)
+        var stateText: [UInt8]?
+        if let snapshot = welcome.snapshot {
+            guard let text = try? WireJSON.encode(snapshot) else { return }
+            stateText = text
+        }
+        guard let general = try? Frame.encode(WireJSON.encode(ServerMessage<JSONValue>.welcome(welcome)), maximumPayloadLength: Frame.absoluteMaximumPayloadLength)
         else { return }
         let written = WelcomeFrame.frame(
             protocolVersion: welcome.protocolVersion, core: welcome.core, pid: welcome.pid, shells: welcome.shells,

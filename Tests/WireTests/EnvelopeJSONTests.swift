@@ -19,6 +19,28 @@ struct EnvelopeJSONTests {
         #expect(try decode(ClientMessage<AppAction>.self, json(message)) == message)
     }
 
+    @Test("a script's hello may ask for no snapshot; a shell's or a watcher's may not")
+    func helloWithoutSnapshot() throws {
+        let script = ClientMessage<AppAction>.hello(Hello(role: .script, client: "c1", name: "test", snapshot: false))
+        #expect(try json(script) == #"{"hello":{"client":"c1","name":"test","protocol":1,"role":"script","snapshot":false}}"#)
+        #expect(try decode(ClientMessage<AppAction>.self, json(script)) == script)
+        // Said true, or not said: the state is wanted.
+        let wanted = try decode(ClientMessage<AppAction>.self, #"{"hello":{"client":"c1","name":"test","protocol":1,"role":"script","snapshot":true}}"#)
+        #expect(wanted == .hello(Hello(role: .script, client: "c1", name: "test")))
+        for role in ["shell", "watcher"] {
+            let text = #"{"hello":{"client":"c1","name":"test","protocol":1,"role":"\#(role)","snapshot":false}}"#
+            do {
+                _ = try decode(ClientMessage<AppAction>.self, text)
+                Issue.record("a \(role) without a snapshot was read")
+            } catch {
+                #expect(describeDecodingFailure(error) == "at hello.snapshot: a \(role) follows the state from the welcome's snapshot, so only a script can say false")
+            }
+        }
+        #expect(throws: (any Error).self) {
+            try decode(ClientMessage<AppAction>.self, #"{"hello":{"client":"c1","name":"test","protocol":1,"role":"script","snapshot":0}}"#)
+        }
+    }
+
     @Test("an action carries the client, its sequence number and the action")
     func action() throws {
         let message = ClientMessage<AppAction>.action(ActionRequest(client: "c1", seq: 7, action: .todo(.add(text: "buy milk"))))

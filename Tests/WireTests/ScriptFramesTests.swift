@@ -9,6 +9,7 @@ struct ScriptFramesTests {
     @Test("hello, action, resync and bye: the encoder's bytes")
     func writtenAsTheEncoderWrites() throws {
         for hello in [Hello(role: .script, client: "5f0c2b1e-0a1b-4c2d-8e3f-405162738495", name: "shell-client send"),
+                      Hello(role: .script, client: "c", name: "shell-client history", snapshot: false),
                       Hello(role: .watcher, client: "é \"quoted\" \\ \u{1}", name: "\u{7F}\u{9B} 買")] {
             #expect(ScriptFrames.hello(hello) == (try Frame.encode(WireJSON.encode(ClientMessage<AppAction>.hello(hello)))))
         }

@@ -18,7 +18,24 @@ struct WelcomeFrameTests {
         #expect(split.shells == 3)
         #expect(split.revision == 9)
         #expect(split.protocolVersion == ProtocolVersion.current)
-        #expect(Array(payload[split.snapshot]) == (try WireJSON.encode(Self.state)))
+        #expect(Array(payload[try #require(split.snapshot)]) == (try WireJSON.encode(Self.state)))
+    }
+
+    @Test("a welcome without a snapshot (its hello asked for none) splits, as the general reader reads it")
+    func withoutSnapshot() throws {
+        let welcome = Welcome<AppState>(core: "c0", pid: 42, shells: 0, revision: 9, snapshot: nil)
+        let payload = try WireJSON.encode(ServerMessage<AppState>.welcome(welcome))
+        #expect(String(decoding: payload, as: UTF8.self) == #"{"welcome":{"core":"c0","pid":42,"protocol":1,"revision":9,"shells":0}}"#)
+        let split = try #require(WelcomeFrame.split(payload))
+        #expect(split.snapshot == nil)
+        #expect(split.revision == 9 && split.core == "c0" && split.pid == 42 && split.shells == 0)
+        guard case let .welcome(general) = try WireJSON.decode(ServerMessage<AppState>.self, from: payload) else { Issue.record("not a welcome"); return }
+        #expect(general.snapshot == nil)
+        // A snapshot that is there, even null, is not "none".
+        let null = Array(#"{"welcome":{"core":"c0","pid":42,"protocol":1,"revision":9,"shells":0,"snapshot":null}}"#.utf8)
+        #expect(WelcomeFrame.split(null)?.snapshot != nil)
+        guard case let .welcome(nullWelcome) = try WireJSON.decode(ServerMessage<JSONValue>.self, from: null) else { Issue.record("not a welcome"); return }
+        #expect(nullWelcome.snapshot == .some(.null))
     }
 
     @Test("its members in any order, with whitespace, and a state of any kind")
@@ -36,7 +53,7 @@ struct WelcomeFrameTests {
             // What it read is what the general reader reads.
             guard case let .welcome(general) = try WireJSON.decode(ServerMessage<JSONValue>.self, from: payload) else { Issue.record("not a welcome"); return }
             #expect(general.revision == split.revision && general.core == split.core && general.pid == split.pid && general.shells == split.shells)
-            #expect(String(decoding: payload[split.snapshot], as: UTF8.self) == state)
+            #expect(String(decoding: payload[try #require(split.snapshot)], as: UTF8.self) == state)
         }
     }
 
@@ -47,13 +64,13 @@ struct WelcomeFrameTests {
             return Array(#"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":5,"shells":0,"snapshot":\#(state)}}"#.utf8)
         }
         let located = try #require(WelcomeFrame.split(frame(depth: 64)))
-        #expect(located.snapshot.count == 128)
+        #expect(located.snapshot?.count == 128)
         #expect(WelcomeFrame.split(frame(depth: 65)) == nil)
     }
 
     @Test("anything unsure is left to the general reader", arguments: [
         #"{"ack":{"revision":1,"seq":1}}"#,
-        #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":5,"shells":0}}"#,
+        #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":5,"snapshot":{}}}"#,
         #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":5,"shells":0,"snapshot":{},"snapshot":{}}}"#,
         #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":5,"shells":0,"snapsho\u0074":{}}}"#,
         #"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":-5,"shells":0,"snapshot":{}}}"#,

@@ -15,7 +15,8 @@ struct WelcomeFrameWriterTests {
         var pid: Int32 = 4242
         var shells = 1
         var revision: UInt64 = 7
-        var snapshot: JSONValue = .object(["n": .integer(1)])
+        /// nil: a welcome for a hello that asked for no snapshot.
+        var snapshot: JSONValue? = .object(["n": .integer(1)])
 
         /// Whether the split reads it (its plain form): the core id printable ASCII without
         /// escapes, the numbers below 10^18.
@@ -43,13 +44,16 @@ struct WelcomeFrameWriterTests {
             .object(["todo": .object(["items": .array([.object(["id": .integer(1), "text": .string("a } ] \" \\ {")])])]), "b": .bool(true)]),
         ]
         for state in states { var v = Values(); v.snapshot = state; all.append(v) }
+        var none = Values()
+        none.snapshot = nil
+        all.append(none)
         return all
     }()
 
     private static func written(_ values: Values) throws -> [UInt8] {
         WelcomeFrame.frame(
             protocolVersion: values.protocolVersion, core: values.core, pid: values.pid, shells: values.shells,
-            revision: values.revision, snapshot: try WireJSON.encode(values.snapshot))
+            revision: values.revision, snapshot: try values.snapshot.map { try WireJSON.encode($0) })
     }
 
     private static func welcome(_ values: Values) -> Welcome<JSONValue> {
@@ -77,7 +81,7 @@ struct WelcomeFrameWriterTests {
                 #expect(split.pid == values.pid)
                 #expect(split.shells == values.shells)
                 #expect(split.revision == values.revision)
-                #expect(Array(payload[split.snapshot]) == (try WireJSON.encode(values.snapshot)))
+                #expect(split.snapshot.map { Array(payload[$0]) } == (try values.snapshot.map { try WireJSON.encode($0) }))
             } else {
                 #expect(WelcomeFrame.split(payload) == nil, "\(values)")
             }

@@ -23,13 +23,13 @@ package struct ReceivedWelcome: Equatable, Sendable {
     package func state<State: Codable & Sendable>(as type: State.Type) throws(LinkError) -> State {
         // The state's text alone, when the frame was split: no envelope to read again.
         if let snapshot, let state = try? WireJSON.decode(State.self, from: payload[snapshot]) { return state }
-        return try generalRead(State.self).snapshot
+        return try generalSnapshot(State.self)
     }
 
     /// The state as JSON, as the core sent it.
     package func document() throws(LinkError) -> JSONValue {
         if let snapshot, let json = try? WireJSON.decode(JSONValue.self, from: payload[snapshot]) { return json }
-        return try generalRead(JSONValue.self).snapshot
+        return try generalSnapshot(JSONValue.self)
     }
 
     /// `state --json`'s line: the state as the core sent it with `"revision"` set at its top
@@ -44,13 +44,18 @@ package struct ReceivedWelcome: Equatable, Sendable {
         return line
     }
 
-    /// The frame read the general way, which also says what is wrong with it.
-    private func generalRead<State: Codable & Sendable>(_ type: State.Type) throws(LinkError) -> Welcome<State> {
+    /// The state, with the frame read the general way, which also says what is wrong with it.
+    /// A welcome without a snapshot (which only a hello that asked for none gets) is a
+    /// protocol error here: whoever asks for the state wanted one.
+    private func generalSnapshot<State: Codable & Sendable>(_ type: State.Type) throws(LinkError) -> State {
         do {
             guard case let .welcome(welcome) = try WireJSON.decode(ServerMessage<State>.self, from: payload) else {
                 throw LinkError.protocolError(ErrorMessage(.unexpectedMessage, "the core answered hello with another message instead of welcome"))
             }
-            return welcome
+            guard let snapshot = welcome.snapshot else {
+                throw LinkError.protocolError(ErrorMessage(.badFrame, "the core's welcome has no snapshot, though this client asked for the state"))
+            }
+            return snapshot
         } catch let error as LinkError {
             throw error
         } catch {

@@ -27,7 +27,8 @@ extension CoreEngine {
                     acceptStarved = false
                     log("accepting connections again (\(clients.count) clients connected)")
                 }
-                if let peer = UnixSocket.peerCredentials(accepted), peer.uid != getuid(), peer.uid != 0 {
+                let credentials = UnixSocket.peerCredentials(accepted)
+                if let peer = credentials, peer.uid != getuid(), peer.uid != 0 {
                     // The socket is new and its buffer empty: this small write cannot block.
                     let refusal = ServerMessage<JSONValue>.error(ErrorMessage(.permissionDenied, "this core serves user \(getuid()) only")).frame()
                     _ = refusal.withUnsafeBytes { Glibc.send(accepted, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -35,7 +36,7 @@ extension CoreEngine {
                     log("refused a connection from pid \(peer.pid), user \(peer.uid)")
                     continue
                 }
-                let peer = UnixSocket.peerCredentials(accepted).map { "pid \($0.pid)" } ?? "unknown peer"
+                let peer = credentials.map { "pid \($0.pid)" } ?? "unknown peer"
                 addClient(fd: accepted, peer: peer)
                 continue
             }

@@ -81,13 +81,20 @@ extension CoreEngine {
             receivers.insert(number)
             log("attached \(hello.role.rawValue) '\(PeerText.forLog(hello.name))' (client \(PeerText.forLog(hello.client)), \(clients[number]!.peer))")
         }
-        pending.append(.welcome(client: number, bytes: welcomeFrame(shells: receivers.count)))
+        pending.append(.welcome(client: number, bytes: welcomeFrame(shells: receivers.count, snapshot: hello.snapshot)))
         if hello.role.receivesRenditions { announcePresence(except: number) }
     }
 
     /// The welcome at the current revision; the state's encoding is shared by every client
     /// welcomed at that revision.
-    func welcomeFrame(shells: Int) -> [UInt8] {
+    /// - Parameters:
+    ///   - shells: the shells and watchers attached.
+    ///   - snapshot: whether the welcome carries the state (a script may do without it, and
+    ///     then costs nothing in proportion to the state).
+    func welcomeFrame(shells: Int, snapshot: Bool = true) -> [UInt8] {
+        guard snapshot else {
+            return WelcomeFrame.frame(core: instanceID, pid: getpid(), shells: shells, revision: kernel.revision, snapshot: nil)
+        }
         guard let state = stateJSON() else {
             let welcome = Welcome(core: instanceID, pid: getpid(), shells: shells, revision: kernel.revision, snapshot: kernel.state)
             return ServerMessage<State>.welcome(welcome).frame()

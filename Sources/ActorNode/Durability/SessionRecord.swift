@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import Wire
 
 /// Who a client is, as the journal keeps it: written once per connection, just before the
@@ -48,11 +49,25 @@ package struct SessionRecord: Codable, Sendable, Equatable {
     }
 }
 
-/// The login name of a user id, from the system's user database.
+/// The login name of a user id, from the system's user database, remembered for a minute: a
+/// core asks once per connection that sends an action, and a lookup reads nsswitch.conf and
+/// /etc/passwd (and tries nscd's socket) each time, a dozen system calls on a one-shot `send`'s
+/// path. A user renamed is seen within the minute.
 enum UserName {
+    private static let remembered = Mutex<[uid_t: (name: String?, until: ContinuousClock.Instant)]>([:])
+    private static let memory: Duration = .seconds(60)
+
     /// The name, or nil when the database has none for `uid`.
     /// - Parameter uid: the user id.
     static func of(_ uid: uid_t) -> String? {
+        let now = ContinuousClock.now
+        if let known = remembered.withLock({ $0[uid] }), known.until > now { return known.name }
+        let name = lookUp(uid)
+        remembered.withLock { $0[uid] = (name, now + memory) }
+        return name
+    }
+
+    private static func lookUp(_ uid: uid_t) -> String? {
         var entry = passwd()
         var result: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 4096)

@@ -41,9 +41,14 @@ enum CoreConnection<App: ShellApp> {
     ///   - name: the name to say hello with.
     ///   - window: how long a lost core is tried again; nil: never.
     ///   - mirrors: whether the command follows the state.
-    static func machine(_ options: ShellOptions, role: ClientRole, name: String, reconnectFor window: Duration? = nil, mirrors: Bool) -> ClientMachine {
+    ///   - snapshot: whether the command needs the state in the welcome (a script that only
+    ///     sends actions or asks queries does not, and its welcome then costs nothing in
+    ///     proportion to the state).
+    static func machine(
+        _ options: ShellOptions, role: ClientRole, name: String, reconnectFor window: Duration? = nil, mirrors: Bool, snapshot: Bool = true
+    ) -> ClientMachine {
         ClientMachine(
-            hello: Hello(role: role, client: ClientIdentity.current, name: name), timeout: options.timeout,
+            hello: Hello(role: role, client: ClientIdentity.current, name: name, snapshot: snapshot || mirrors), timeout: options.timeout,
             reconnection: window.map { ClientMachine.Reconnection(window: $0, target: options.ssh) }, mirrors: mirrors)
     }
 
@@ -55,13 +60,16 @@ enum CoreConnection<App: ShellApp> {
     ///   - name: the name to say hello with.
     ///   - window: how long a lost core is tried again; nil: never.
     ///   - mirrors: whether the command follows the state.
+    ///   - snapshot: whether the command needs the state in the welcome.
     ///   - giveUp: the whole command's deadline, if it has one.
     static func blockingClient(
-        _ options: ShellOptions, role: ClientRole, name: String, reconnectFor window: Duration? = nil, mirrors: Bool, giveUp: ContinuousClock.Instant? = nil
+        _ options: ShellOptions, role: ClientRole, name: String, reconnectFor window: Duration? = nil, mirrors: Bool, snapshot: Bool = true,
+        giveUp: ContinuousClock.Instant? = nil
     ) throws(CommandFailure) -> BlockingClient {
         let route = try route(options)
         let timeout = options.timeout
-        return BlockingClient(machine: machine(options, role: role, name: name, reconnectFor: window, mirrors: mirrors), giveUp: giveUp) { () throws(LinkError) in
+        let machine = machine(options, role: role, name: name, reconnectFor: window, mirrors: mirrors, snapshot: snapshot)
+        return BlockingClient(machine: machine, giveUp: giveUp) { () throws(LinkError) in
             try route.connectBlocking(timeout: timeout)
         }
     }

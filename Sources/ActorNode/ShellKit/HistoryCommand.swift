@@ -20,7 +20,7 @@ enum HistoryCommand<App: ShellApp> {
             return .success
         }
         let client = try CoreConnection<App>.blockingClient(
-            options, role: .script, name: "\(App.program) history --follow", reconnectFor: options.timeout, mirrors: false)
+            options, role: .script, name: "\(App.program) history --follow", reconnectFor: options.timeout, mirrors: false, snapshot: false)
         defer { client.close() }
         do {
             _ = try client.open()

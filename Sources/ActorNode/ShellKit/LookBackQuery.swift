@@ -7,7 +7,7 @@ import Wire
 enum LookBackQuery<App: ShellApp> {
     /// Opens a connection for `command` ("state --at", say), for its hello's name.
     static func open(_ options: ShellOptions, command: String) throws(CommandFailure) -> BlockingClient {
-        let client = try CoreConnection<App>.blockingClient(options, role: .script, name: "\(App.program) \(command)", mirrors: false)
+        let client = try CoreConnection<App>.blockingClient(options, role: .script, name: "\(App.program) \(command)", mirrors: false, snapshot: false)
         do throws(OneShotHalt) {
             _ = try client.open()
         } catch {

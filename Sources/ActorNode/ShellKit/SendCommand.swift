@@ -10,7 +10,7 @@ enum SendCommand<App: ShellApp> {
         let verbs = VerbTable(verbs: App.verbs)
         let action = try parse { () throws(VerbMistake) in try read(verbs) }
         let giveUp = ContinuousClock.now + options.timeout
-        let client = try CoreConnection<App>.blockingClient(options, role: .script, name: "\(App.program) send", reconnectFor: options.timeout, mirrors: false, giveUp: giveUp)
+        let client = try CoreConnection<App>.blockingClient(options, role: .script, name: "\(App.program) send", reconnectFor: options.timeout, mirrors: false, snapshot: false, giveUp: giveUp)
         let json: [UInt8]
         do {
             json = try WireJSON.encode(action)

@@ -5,7 +5,8 @@
 /// encoded as usual. The ack's writer, the core's (an ack is the frame it writes most), is
 /// here too, beside its reader.
 package enum ScriptFrames {
-    /// `{"hello":{"client":…,"name":…,"protocol":N,"role":…}}`, framed.
+    /// `{"hello":{"client":…,"name":…,"protocol":N,"role":…}}`, framed, with
+    /// `"snapshot":false` last when the hello asks for no state.
     /// - Parameter hello: the hello.
     package static func hello(_ hello: Hello) -> [UInt8] {
         var frame: [UInt8] = []
@@ -18,6 +19,7 @@ package enum ScriptFrames {
         frame += String(hello.protocolVersion).utf8
         frame += #","role":"#.utf8
         frame += JSONFragment.string(hello.role.rawValue)
+        if !hello.snapshot { frame += #","snapshot":false"#.utf8 }
         frame += "}}".utf8
         Frame.endFrame(in: &frame, startingAt: start)
         return frame
