@@ -10,6 +10,16 @@
 # the archive is offered in a directory of its own (.build/static-libstdc++), searched before
 # the system's, that holds nothing else.
 #
+# Where the toolchain has lld (Swift's Linux toolchains ship it beside swift), it links, so
+# that the start of every process costs less (callgrind, shell-client send: 1.99 to 1.71
+# million instructions):
+# - without --export-dynamic, which the toolchain asks for with a static Swift runtime: the
+#   runtime looks up its own path with dladdr at start, which walks every exported symbol
+#   (130,000 instructions for 4,500 of them); nothing of ours is looked up by name;
+# - with the relative relocations packed (-z pack-relative-relocs, DT_RELR), where glibc is
+#   2.36 or newer (older ones cannot load such a binary): the dynamic loader reads a 6 KB
+#   table instead of 740 KB.
+#
 # Usage: scripts/build-release.sh [swift build options...]
 #   e.g. scripts/build-release.sh --product shell-client
 #        scripts/build-release.sh --show-bin-path
@@ -26,5 +36,13 @@ if [ -n "$archive" ] && [ "${archive#/}" != "$archive" ] && [ -f "$archive" ]; t
     flags+=(-Xlinker "-L$directory" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc)
 else
     echo "build-release: no libstdc++.a found (clang -print-file-name=libstdc++.a); linking libstdc++ dynamically" >&2
+fi
+swift_directory="$(dirname "$(command -v swift)")"
+if [ -x "$swift_directory/ld.lld" ] || command -v ld.lld > /dev/null 2>&1; then
+    flags+=(-Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld -Xlinker --no-export-dynamic)
+    glibc="$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')"
+    if [ -n "$glibc" ] && [ "$(printf '%s\n2.36\n' "$glibc" | sort -V | head -n 1)" = "2.36" ]; then
+        flags+=(-Xlinker -z -Xlinker pack-relative-relocs)
+    fi
 fi
 exec swift build "${flags[@]}" "$@"
