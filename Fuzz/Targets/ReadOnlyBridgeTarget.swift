@@ -6,7 +6,8 @@ import Wire
 /// (every frame let through reads as a `hello`, `resync` or `bye`), each action is answered
 /// with one `reject` `read_only` of its seq, in order; a stream that breaks the framing or is
 /// not messages ends with one `error` and lets nothing more through; and the result is the
-/// same fed whole or in chunks. The core's frames come through whole and unchanged.
+/// same fed whole or in chunks. The core's frames come through whole and unchanged. Before the
+/// core's first frame (its welcome) no reject goes to the client: they wait, and follow it.
 ///
 /// The input: a byte saying how many chunk sizes follow, the sizes, then the client's stream.
 public enum ReadOnlyBridgeTarget: FuzzTarget {
@@ -18,9 +19,15 @@ public enum ReadOnlyBridgeTarget: FuzzTarget {
         let sizes = choices.bytes(Int(choices.byte() % 8)).map { Int($0) % 32 + 1 }
         let stream = choices.rest()
 
+        // The core has welcomed the client: rejects go straight back.
+        guard let welcome = try? Frame.encode(Array(#"{"welcome":{"core":"c","pid":1,"protocol":1,"revision":0,"shells":0}}"#.utf8)) else {
+            throw FuzzFinding("the welcome does not frame")
+        }
         var whole = ReadOnlyFilter()
+        _ = whole.fromCore(welcome)
         let once = whole.fromClient(stream)
         var pieces = ReadOnlyFilter()
+        _ = pieces.fromCore(welcome)
         var chunked = ReadOnlyFilter.Passage()
         var offset = 0
         var turn = 0
@@ -68,6 +75,27 @@ public enum ReadOnlyBridgeTarget: FuzzTarget {
             }
         }
 
+        // Before the welcome: the rejects wait, and follow the core's first frame.
+        // (A broken stream gets its error at once, and the waiting rejects are dropped: the
+        // bridge ends.)
+        var early = ReadOnlyFilter()
+        let beforeWelcome = early.fromClient(stream)
+        guard beforeWelcome.toCore == once.toCore else { throw FuzzFinding("before the welcome, other bytes went to the core") }
+        if early.isBroken {
+            var decoder = FrameDecoder(maximumPayloadLength: Frame.absoluteMaximumPayloadLength)
+            decoder.append(beforeWelcome.toClient)
+            let first = try? decoder.nextFrame()
+            let alone = first != nil && decoder.bufferedByteCount == 0
+            let isError = first.flatMap { try? WireJSON.decode(ServerMessage<JSONValue>.self, from: $0) }.map { if case .error = $0 { true } else { false } } ?? false
+            guard alone, isError, once.toClient.suffix(beforeWelcome.toClient.count).elementsEqual(beforeWelcome.toClient) else {
+                throw FuzzFinding("before the welcome, a broken stream got \(beforeWelcome.toClient.count) bytes, not its error alone")
+            }
+        } else {
+            guard beforeWelcome.toClient.isEmpty else { throw FuzzFinding("before the welcome, \(beforeWelcome.toClient.count) bytes went to the client") }
+            guard early.fromCore(welcome) == welcome + once.toClient else {
+                throw FuzzFinding("the rejects that waited for the welcome did not follow it")
+            }
+        }
         // The core's side: its frames, in any chunks, come out whole and the same.
         var core = ReadOnlyFilter()
         let frames = try? Frame.encode(stream.prefix(200)) + Frame.encode(stream.suffix(50))

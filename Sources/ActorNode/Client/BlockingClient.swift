@@ -18,6 +18,10 @@ package final class BlockingClient {
     /// The whole command's deadline, if it has one.
     private let giveUp: ContinuousClock.Instant?
     private var stream: BlockingStream?
+    /// What the machine wrote since the last wait: it goes out in one write just before the
+    /// next wait (or the close), so that a hello and the action after it reach the core
+    /// together, and the core reads both in one turn.
+    private var outbox: [UInt8] = []
     /// Events the machine gave that the caller has not taken yet.
     private var pending: [ClientEvent] = []
 
@@ -35,7 +39,7 @@ package final class BlockingClient {
     /// - Returns: the welcome.
     /// - Throws: how it failed.
     package func open() throws(OneShotHalt) -> ReceivedWelcome {
-        perform(machine.start(now: .now))
+        start()
         while true {
             for event in pending {
                 if case let .ended(error) = event { throw .failed(error ?? .closed("this client closed the link")) }
@@ -46,6 +50,13 @@ package final class BlockingClient {
             }
             try wait(before: nil, unlessDrained: false)
         }
+    }
+
+    /// Connects and says hello without waiting for the welcome: an action submitted next goes
+    /// right after the hello, in the same round trip (``ClientMachine/submit(_:)``). Call it
+    /// instead of ``open()``, not before it.
+    package func start() {
+        perform(machine.start(now: .now))
     }
 
     /// Numbers `action` and sends it (or keeps it for when the core is back).
@@ -119,11 +130,9 @@ package final class BlockingClient {
             case .connect:
                 connect()
             case let .write(bytes):
-                // A failed write shows when reading: the core closed the connection.
-                if let stream, !stream.write(bytes, before: giveUp ?? .now + machine.timeout) {
-                    stream.shutdownWriting()
-                }
+                if stream != nil { outbox += bytes }
             case .disconnect:
+                flush()
                 stream?.close()
                 stream = nil
             case let .event(event):
@@ -132,7 +141,18 @@ package final class BlockingClient {
         }
     }
 
+    /// Writes what the machine wrote since the last wait.
+    private func flush() {
+        guard !outbox.isEmpty else { return }
+        defer { outbox.removeAll(keepingCapacity: true) }
+        // A failed write shows when reading: the core closed the connection.
+        if let stream, !stream.write(outbox, before: giveUp ?? .now + machine.timeout) {
+            stream.shutdownWriting()
+        }
+    }
+
     private func connect() {
+        outbox.removeAll()
         do throws(LinkError) {
             let fd = try connection()
             stream = BlockingStream(fd: fd)
@@ -146,6 +166,7 @@ package final class BlockingClient {
     /// - Returns: false when `deadline` passed (or, with `unlessDrained`, nothing was at hand).
     @discardableResult
     private func wait(before deadline: ContinuousClock.Instant?, unlessDrained: Bool) throws(OneShotHalt) -> Bool {
+        flush()
         var limit = [deadline, machine.deadline, giveUp].compactMap { $0 }.min()
         if let due = machine.deadline, due <= .now {
             perform(machine.tick(now: .now))

@@ -80,6 +80,10 @@ package struct ClientMachine {
     /// number: a process's first dictionary with `UInt64` keys has the runtime search the
     /// binary's conformances for `Hashable`, a tenth of a one-shot `send`.)
     private var unanswered: [(seq: UInt64, frame: [UInt8])] = []
+    /// How many of the unanswered actions (all of them: see ``submit(_:)``) were written on
+    /// this connection after its hello, before its welcome came; the welcome does not send
+    /// them again.
+    private var sentBeforeWelcome = 0
     /// How long the current handshake may take.
     private var handshakeWait = Duration.zero
     /// How the current connection is being lost, once the core has said (a goodbye, `too_slow`).
@@ -175,6 +179,7 @@ package struct ClientMachine {
         let longest = rejoining == nil ? timeout : min(timeout, .seconds(5))
         handshakeWait = max(.milliseconds(100), min(longest, limit - now))
         phase = .handshaking(deadline: now + handshakeWait)
+        sentBeforeWelcome = 0
         return [.write(ScriptFrames.hello(hello))]
     }
 
@@ -265,7 +270,9 @@ package struct ClientMachine {
         }
     }
 
-    /// Numbers an action and sends it (at once when connected, else once the core is back).
+    /// Numbers an action and sends it: at once when connected, and also while the hello waits
+    /// for its welcome, if nothing older waits too (the core reads the action after the hello,
+    /// so a one-shot `send` needs one round trip less); else once the core is back.
     /// - Parameter action: the action's JSON (``WireJSON/encode(_:)`` of it).
     /// - Returns: its sequence number, and what to do.
     /// - Throws: how the session ended, if it has; a ``LinkError/protocolError(_:)`` for an
@@ -280,8 +287,11 @@ package struct ClientMachine {
             throw .protocolError(ErrorMessage(.tooLarge, "the action cannot be sent: \(error)"))
         }
         nextSeq += 1
+        let early: Bool
+        if case .handshaking = phase { early = unanswered.count == sentBeforeWelcome } else { early = false }
         unanswered.append((seq, frame))
-        return (seq, phase == .open ? [.write(frame)] : [])
+        if early { sentBeforeWelcome += 1 }
+        return (seq, phase == .open || early ? [.write(frame)] : [])
     }
 
     /// Asks the core about the past (``Query``): its entries and reply come as events. Not
@@ -510,10 +520,12 @@ package struct ClientMachine {
             rejoining = nil
             outputs.append(.event(.reconnected(revision: revision)))
         }
-        // What was submitted before (and not answered on a lost connection) goes now, in order.
-        for entry in unanswered {
+        // What was submitted before (and not answered on a lost connection) goes now, in order,
+        // but for what went right after this connection's hello.
+        for entry in unanswered.dropFirst(sentBeforeWelcome) {
             outputs.append(.write(entry.frame))
         }
+        sentBeforeWelcome = 0
         return outputs
     }
 

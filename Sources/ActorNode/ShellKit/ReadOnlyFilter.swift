@@ -3,7 +3,9 @@ import Wire
 /// What `bridge --read-only` lets through: it reads the frames going both ways, passes on
 /// every message a client needs to follow the state and look back at it (`hello`, `resync`,
 /// `query`, `bye`, and everything the core sends), and answers each `action` itself with a `reject` `read_only`, which never
-/// reaches the core. Its rejects go between the core's frames, never inside one.
+/// reaches the core. Its rejects go between the core's frames, never inside one, and never
+/// before the core's first frame (the welcome): a client may send an action right after its
+/// hello, and reads the welcome first.
 ///
 /// A frame it cannot read as a client message is not passed on either: the client gets
 /// `error` `bad_frame` and the bridge ends, as the core would do. No I/O here: the bridge feeds
@@ -19,6 +21,9 @@ package struct ReadOnlyFilter {
     /// Whether the client broke the framing or sent what is not a message: nothing more goes
     /// to the core, and the bridge ends once the error is written.
     package private(set) var isBroken = false
+    /// Whether a frame of the core's went to the client; until one has, rejects wait here.
+    private var coreSpoke = false
+    private var heldForClient: [UInt8] = []
 
     /// What bytes from the client lead to.
     package struct Passage: Equatable {
@@ -51,19 +56,26 @@ package struct ReadOnlyFilter {
             }
             if case let .action(request) = message {
                 let reject = Reject(seq: request.seq, code: Self.rejectCode, message: "this connection is read-only (bridge --read-only): it can follow the state but not change it")
-                passage.toClient += Self.frame(ServerMessage<JSONValue>.reject(reject))
+                let frame = Self.frame(ServerMessage<JSONValue>.reject(reject))
+                if coreSpoke { passage.toClient += frame } else { heldForClient += frame }
             } else {
                 passage.toCore += Self.framed(payload)
             }
         }
     }
 
-    /// Bytes from the core, in any chunks: the whole frames among them, for the client.
+    /// Bytes from the core, in any chunks: the whole frames among them, for the client (after
+    /// the first, the rejects that waited for it).
     package mutating func fromCore(_ bytes: some Collection<UInt8>) -> [UInt8] {
         fromCore.append(bytes)
         var out: [UInt8] = []
         while let payload = try? fromCore.nextFrame() {
             out += Self.framed(payload)
+            if !coreSpoke {
+                coreSpoke = true
+                out += heldForClient
+                heldForClient = []
+            }
         }
         return out
     }

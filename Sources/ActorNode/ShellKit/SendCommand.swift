@@ -19,7 +19,8 @@ enum SendCommand<App: ShellApp> {
         }
         let outcome: ActionOutcome
         do throws(OneShotHalt) {
-            _ = try client.open()
+            // The action goes right after the hello: one round trip, not two.
+            client.start()
             let seq = try client.submit(json)
             outcome = try client.outcome(of: seq)
             client.close()

@@ -36,12 +36,13 @@ struct ClientAnswerTests {
         #expect(test.events == [.answered(seq: 1, .applied(revision: 4))])
     }
 
-    @Test("an action submitted before the welcome is written once the session is open")
-    func beforeWelcome() throws {
+    @Test("an action submitted before the connection is made is written once the session is open (ClientEarlyActionTests: after the hello)")
+    func beforeConnection() throws {
         var test = MachineUnderTest()
         test.run(test.machine.start(now: test.now))
-        test.run(test.machine.connected(now: test.now))
         try test.submit(json(#"{"inc":{}}"#))
+        #expect(test.written.isEmpty)
+        test.run(test.machine.connected(now: test.now))
         #expect(test.written.count == 1)  // the hello alone
         test.receive(.welcome(Welcome(core: "k1", pid: 7, shells: 1, revision: 0, snapshot: json("{}"))))
         #expect(test.written.last == MachineUnderTest.action(1, json(#"{"inc":{}}"#)))

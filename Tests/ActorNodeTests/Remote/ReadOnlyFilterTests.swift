@@ -11,12 +11,28 @@ struct ReadOnlyFilterTests {
     }
 
     private let hello = #"{"hello":{"protocol":1,"role":"shell","client":"c","name":"n"}}"#
+    private let welcome = #"{"welcome":{"core":"k","pid":1,"protocol":1,"revision":0,"shells":0}}"#
+
+    @Test("an action right after the hello: its reject waits for the core's welcome, and follows it")
+    func beforeWelcome() throws {
+        var filter = ReadOnlyFilter()
+        let action = frame(#"{"action":{"client":"c","seq":1,"action":{"add":{"text":"x"}}}}"#)
+        let passage = filter.fromClient(frame(hello) + action)
+        #expect(passage.toCore == frame(hello))
+        #expect(passage.toClient.isEmpty)
+        let out = filter.fromCore(frame(welcome))
+        let reject = frame(#"{"reject":{"code":"read_only","message":"this connection is read-only (bridge --read-only): it can follow the state but not change it","seq":1}}"#)
+        #expect(out == frame(welcome) + reject)
+        // From then on, at once.
+        #expect(filter.fromClient(frame(#"{"action":{"client":"c","seq":2,"action":{"add":{"text":"y"}}}}"#)).toClient.count == reject.count)
+    }
 
     @Test("a hello, two actions and a bye, cut at every byte: the hello and the bye reach the core unchanged, each action gets its reject, in order")
     func session() throws {
         let stream = frame(hello) + frame(#"{"action":{"client":"c","seq":1,"action":{"add":{"text":"x"}}}}"#)
             + frame(#"{"action":{"client":"c","seq":2,"action":"anything at all"}}"#) + frame(#"{"bye":{}}"#)
         var filter = ReadOnlyFilter()
+        #expect(filter.fromCore(frame(welcome)) == frame(welcome))
         var passage = ReadOnlyFilter.Passage()
         for byte in stream {
             let more = filter.fromClient([byte])
