@@ -4,6 +4,7 @@ public enum FuzzTargetRegistry {
     public static let all: [any FuzzTarget.Type] = [
         FrameDecoderTarget.self,
         PlainActionTarget.self,
+        HelloFrameTarget.self,
         RenditionFrameTarget.self,
         WelcomeFrameTarget.self,
         ScriptFramesTarget.self,

@@ -96,6 +96,17 @@ struct TodoReducerTests {
         #expect(rejection(.edit(id: 1, text: text), on: state)?.code == code)
     }
 
+    @Test("plain ASCII text (read from its bytes) is held to the same rules: 1000 characters, one of them not a space")
+    func asciiText() throws {
+        let state = try apply([.add(text: String(repeating: "x", count: 1000)), .add(text: " ~ "), .add(text: "  a")])
+        #expect(state.items.count == 3)
+        let tooLong = try #require(rejection(.add(text: String(repeating: "x", count: 1001)), on: state))
+        #expect(tooLong == Rejection(code: "invalid_text", message: "item text is 1001 characters; the limit is 1000 characters (and 4000 bytes)"))
+        #expect(rejection(.add(text: "     "), on: state) == Rejection(code: "empty_text", message: "an item needs some text"))
+        #expect(rejection(.add(text: "tab\there"), on: state)?.code == "invalid_text")
+        #expect(rejection(.add(text: "del\u{7F}"), on: state)?.code == "invalid_text")
+    }
+
     @Test("wide and accented text is fine, up to 1000 characters")
     func unicodeText() throws {
         let state = try apply([.add(text: "買い物 🥛 café"), .add(text: String(repeating: "é", count: 1000))])

@@ -60,6 +60,27 @@ struct ChunkedArrayTests {
         #expect(chunked.isEmpty && chunked == [])
     }
 
+    @Test("a change made in place when no copy shares the chunk: copies taken before and after keep their own elements")
+    func copiesStayApart() throws {
+        var list = ChunkedArray<Row>((1 ... 300).map { Row(id: $0, text: "r\($0)") })
+        var copies: [(ChunkedArray<Row>, [Row])] = []
+        var random = SeededRandom(seed: 11)
+        var sums = ChunkSums()
+        for step in 0 ..< 2000 {
+            // Now and then a copy, or a cache of sums holding the chunks, as the core's state
+            // before an action and a screen's counts do.
+            if step % 97 == 0 { copies.append((list, Array(list))) }
+            if step % 131 == 0 { _ = list.sum({ $0.id }, cache: &sums) }
+            switch random.next() % 3 {
+            case 0: list.append(Row(id: 1000 + step, text: "a"))
+            case 1: list[Int(random.next() % UInt64(list.count))].text += "!"
+            default: list.remove(at: Int(random.next() % UInt64(list.count)))
+            }
+        }
+        for (copy, elements) in copies { #expect(copy.elementsEqual(elements)) }
+        #expect(list.sum({ $0.id }, cache: &sums) == list.reduce(0) { $0 + $1.id })
+    }
+
     @Test("its patch takes the old JSON to the new after any edit")
     func patchesApply() throws {
         var random = SeededRandom(seed: 11)

@@ -175,8 +175,8 @@ extension CoreEngine {
     /// once per connection, so that no action's record pays for it.
     func journalSession(of client: EngineClient, in journal: JournalWriter<State>) {
         client.sessionJournaled = true
-        guard let record = sessionRecord(of: client), let text = try? WireJSON.encode(record) else { return }
-        journal.openSession(client.number, record: text)
+        guard let record = sessionRecord(of: client), record.session.at.isFinite else { return }
+        journal.openSession(client.number, record: record.text)
     }
 
     /// The rendition of an applied action for every shell: a patch from the state before (the

@@ -15,9 +15,22 @@ extension CoreEngine {
             violation(client.number, ErrorMessage(.crashedCore, "this frame crashed the core once and is refused"))
             return
         }
+        // A bye as clients write it, which every one-shot command sends, without the general
+        // decoding (what that would make of it: the session ends).
+        if case .welcomed = client.phase, frame == ScriptFrames.byePayload {
+            finish(client.number)
+            return
+        }
         // Noted, so that a crash while it is read or applied is known at the next start.
         CrashNote.begin(.frame, client: client.clientJSON, seq: nil, bytes: frame[...])
-        handleMessage(frame, from: client.number, client: client)
+        // A hello as clients write it is read by hand (``HelloFrame``); anything else, and
+        // anything the hand reader is unsure of, the general way.
+        if case let .awaitingHello(timer) = client.phase, let hello = HelloFrame.read(frame) {
+            if let timer { loop.cancel(timer) }
+            welcome(client.number, hello)
+        } else {
+            handleMessage(frame, from: client.number, client: client)
+        }
         CrashNote.end()
     }
 

@@ -56,6 +56,8 @@ enum TodoReducer {
 
     /// Checks an item's text, cheapest first: its size in bytes (known without scanning), then
     /// its length in characters and content (each scan bounded by the byte limit).
+    private static let breaksTheLine: Set<Unicode.GeneralCategory> = [.control, .lineSeparator, .paragraphSeparator]
+
     private static func validate(_ text: String) throws(Rejection) {
         let bytes = text.utf8.count
         guard bytes <= maximumTextBytes else {
@@ -63,17 +65,28 @@ enum TodoReducer {
                 code: TodoRejectCode.invalidText,
                 message: "item text is \(bytes) bytes of UTF-8; the limit is \(maximumTextBytes) bytes (and \(maximumTextLength) characters)")
         }
+        // Printable ASCII, most text, is answered from its bytes: one line, one character a
+        // byte, blank only if all spaces.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            guard text.utf8.contains(where: { $0 != UInt8(ascii: " ") }) else {
+                throw Rejection(code: TodoRejectCode.emptyText, message: "an item needs some text")
+            }
+            guard bytes <= maximumTextLength else { throw tooLong(characters: bytes) }
+            return
+        }
         guard text.contains(where: { !$0.isWhitespace }) else {
             throw Rejection(code: TodoRejectCode.emptyText, message: "an item needs some text")
         }
-        let breaksTheLine: Set<Unicode.GeneralCategory> = [.control, .lineSeparator, .paragraphSeparator]
-        guard !text.unicodeScalars.contains(where: { breaksTheLine.contains($0.properties.generalCategory) }) else {
+        guard !text.unicodeScalars.contains(where: { Self.breaksTheLine.contains($0.properties.generalCategory) }) else {
             throw Rejection(code: TodoRejectCode.invalidText, message: "item text must be one line without control characters")
         }
-        guard text.count <= maximumTextLength else {
-            throw Rejection(
-                code: TodoRejectCode.invalidText,
-                message: "item text is \(text.count) characters; the limit is \(maximumTextLength) characters (and \(maximumTextBytes) bytes)")
-        }
+        let characters = text.count
+        guard characters <= maximumTextLength else { throw tooLong(characters: characters) }
+    }
+
+    private static func tooLong(characters: Int) -> Rejection {
+        Rejection(
+            code: TodoRejectCode.invalidText,
+            message: "item text is \(characters) characters; the limit is \(maximumTextLength) characters (and \(maximumTextBytes) bytes)")
     }
 }

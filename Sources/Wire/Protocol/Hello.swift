@@ -41,21 +41,26 @@ package struct Hello: Codable, Sendable, Equatable {
         client = try container.decode(String.self, forKey: .client)
         name = try container.decode(String.self, forKey: .name)
         snapshot = try container.decodeIfPresent(Bool.self, forKey: .snapshot) ?? true
+        if let (key, reason) = problem {
+            throw DecodingError.dataCorrupted(.init(codingPath: container.codingPath + [key], debugDescription: reason))
+        }
+    }
+
+    /// What makes this hello one the core refuses although its fields decode, and which field:
+    /// a shell or watcher that wants no snapshot, an empty or oversized client id, an
+    /// oversized name. Nil for a good hello. (The one copy of these rules, for the general
+    /// reader and ``HelloFrame``.)
+    var problem: (key: CodingKeys, reason: String)? {
         guard snapshot || !role.receivesRenditions else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: container.codingPath + [CodingKeys.snapshot],
-                debugDescription: "a \(role.rawValue) follows the state from the welcome's snapshot, so only a script can say false"))
+            return (.snapshot, "a \(role.rawValue) follows the state from the welcome's snapshot, so only a script can say false")
         }
         guard (1 ... Self.maximumClientBytes).contains(client.utf8.count) else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: container.codingPath + [CodingKeys.client],
-                debugDescription: "the client id must be 1 to \(Self.maximumClientBytes) bytes of UTF-8; this one is \(client.utf8.count)"))
+            return (.client, "the client id must be 1 to \(Self.maximumClientBytes) bytes of UTF-8; this one is \(client.utf8.count)")
         }
         guard name.utf8.count <= Self.maximumNameBytes else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: container.codingPath + [CodingKeys.name],
-                debugDescription: "the name must be at most \(Self.maximumNameBytes) bytes of UTF-8; this one is \(name.utf8.count)"))
+            return (.name, "the name must be at most \(Self.maximumNameBytes) bytes of UTF-8; this one is \(name.utf8.count)")
         }
+        return nil
     }
 
     /// Encodes the hello; `snapshot` only when false, so that a hello that wants the state

@@ -58,11 +58,14 @@ package enum ScriptFrames {
         return frame
     }
 
+    /// A bye's payload as clients write it: `{"bye":{}}`.
+    package static let byePayload = Array(#"{"bye":{}}"#.utf8)
+
     /// `{"bye":{}}`, framed.
     package static var bye: [UInt8] {
         var frame: [UInt8] = []
         let start = Frame.beginFrame(in: &frame)
-        frame += #"{"bye":{}}"#.utf8
+        frame += byePayload
         Frame.endFrame(in: &frame, startingAt: start)
         return frame
     }

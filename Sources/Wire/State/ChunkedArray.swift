@@ -1,15 +1,16 @@
 /// An array for the long lists of an app's state: the elements are kept in chunks of a few
 /// hundred, each shared between copies until one of them changes it. So a copy of the state
 /// (the core keeps the state before each action, to describe the change) costs a copy of the
-/// chunk list, a change costs a copy of one chunk, and the diff of two versions skips every
-/// chunk they share: an action's cost does not grow with the length of the list.
+/// chunk list, a change costs a copy of one chunk (or nothing, when no copy shares it: it is
+/// changed in place), and the diff of two versions skips every chunk they share: an action's
+/// cost does not grow with the length of the list.
 ///
 /// It is a `RandomAccessCollection`, `MutableCollection` and `RangeReplaceableCollection` with
 /// `Int` indices from 0, like `Array`, and its JSON is an array's; reducers written against an
 /// `Array` work unchanged. Indexing costs a binary search over the chunks.
 public struct ChunkedArray<Element> {
     /// Elements a chunk holds at most before it is split in two.
-    static var chunkCapacity: Int { 512 }
+    @inlinable static var chunkCapacity: Int { 512 }
 
     /// A run of elements, never changed once made (a change makes a new chunk), so that copies
     /// share it safely.
@@ -17,7 +18,7 @@ public struct ChunkedArray<Element> {
     final class Chunk {
         @usableFromInline let elements: [Element]
 
-        init(_ elements: [Element]) {
+        @inlinable init(_ elements: [Element]) {
             self.elements = elements
         }
     }
@@ -25,13 +26,15 @@ public struct ChunkedArray<Element> {
     @usableFromInline var chunks: [Chunk]
     /// The index of each chunk's first element.
     @usableFromInline var starts: [Int]
-    public private(set) var count: Int
+    /// How many elements there are (``count``).
+    @usableFromInline var storedCount: Int
+    public var count: Int { storedCount }
 
     /// An empty list.
     public init() {
         chunks = []
         starts = []
-        count = 0
+        storedCount = 0
     }
 
     /// The elements of `elements`, in order.
@@ -50,14 +53,14 @@ public struct ChunkedArray<Element> {
         if !run.isEmpty { appendChunk(run) }
     }
 
-    private mutating func appendChunk(_ elements: [Element]) {
-        starts.append(count)
+    @inlinable mutating func appendChunk(_ elements: [Element]) {
+        starts.append(storedCount)
         chunks.append(Chunk(elements))
-        count += elements.count
+        storedCount += elements.count
     }
 
     /// The chunk holding `index`, and the element's offset in it.
-    private func locate(_ index: Int) -> (chunk: Int, offset: Int) {
+    @inlinable func locate(_ index: Int) -> (chunk: Int, offset: Int) {
         precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
         var low = 0
         var high = starts.count - 1
@@ -68,10 +71,23 @@ public struct ChunkedArray<Element> {
         return (low, index - starts[low])
     }
 
-    /// Replaces chunk `chunk` by `elements` (split when too long, dropped when empty), and
-    /// moves the starts of the chunks after it.
-    private mutating func replaceChunk(_ chunk: Int, with elements: [Element]) {
-        let delta = elements.count - chunks[chunk].elements.count
+    /// Changes chunk `chunk` with `change`, into a new chunk (split when too long, dropped
+    /// when empty), and moves the starts of the chunks after it. The elements are copied only
+    /// when something else holds the old chunk (a copy of this list, a diff's old version, a
+    /// ``ChunkSums``): the old chunk is let go before `change` runs, and when this list alone
+    /// held it, its elements are then held once, and changed in place.
+    @inlinable mutating func changeChunk(_ chunk: Int, _ change: (inout [Element]) -> Void) {
+        var elements = chunks[chunk].elements
+        let oldCount = elements.count
+        chunks[chunk] = Chunk([])
+        change(&elements)
+        replaceChunk(chunk, with: elements, oldCount: oldCount)
+    }
+
+    /// Replaces chunk `chunk`, which held `oldCount` elements, by `elements` (split when too
+    /// long, dropped when empty), and moves the starts of the chunks after it.
+    @inlinable mutating func replaceChunk(_ chunk: Int, with elements: [Element], oldCount: Int) {
+        let delta = elements.count - oldCount
         if elements.isEmpty {
             chunks.remove(at: chunk)
             starts.remove(at: chunk)
@@ -81,14 +97,14 @@ public struct ChunkedArray<Element> {
             chunks.insert(Chunk(Array(elements[half...])), at: chunk + 1)
             starts.insert(starts[chunk] + half, at: chunk + 1)
             for later in chunk + 2 ..< starts.count { starts[later] += delta }
-            count += delta
+            storedCount += delta
             return
         } else {
             chunks[chunk] = Chunk(elements)
         }
         if delta != 0 {
             for later in chunk + (elements.isEmpty ? 0 : 1) ..< starts.count { starts[later] += delta }
-            count += delta
+            storedCount += delta
         }
     }
 }
@@ -109,16 +125,14 @@ extension ChunkedArray: RandomAccessCollection, MutableCollection {
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
 
-    public subscript(position: Int) -> Element {
+    @inlinable public subscript(position: Int) -> Element {
         get {
             let (chunk, offset) = locate(position)
             return chunks[chunk].elements[offset]
         }
         set {
             let (chunk, offset) = locate(position)
-            var elements = chunks[chunk].elements
-            elements[offset] = newValue
-            chunks[chunk] = Chunk(elements)
+            changeChunk(chunk) { $0[offset] = newValue }
         }
     }
 
@@ -148,7 +162,7 @@ extension ChunkedArray: RandomAccessCollection, MutableCollection {
 }
 
 extension ChunkedArray: RangeReplaceableCollection {
-    public mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C) where C.Element == Element {
+    @inlinable public mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C) where C.Element == Element {
         precondition(subrange.lowerBound >= 0 && subrange.upperBound <= count, "range \(subrange) out of bounds 0..<\(count)")
         if subrange.isEmpty, newElements.isEmpty { return }
         // Within one chunk (an insert, a removal, an append): only that chunk changes.
@@ -156,9 +170,7 @@ extension ChunkedArray: RangeReplaceableCollection {
             let (chunk, offset) = subrange.lowerBound == count ? (chunks.count - 1, chunks[chunks.count - 1].elements.count) : locate(subrange.lowerBound)
             let chunkCount = chunks[chunk].elements.count
             if offset + subrange.count <= chunkCount, newElements.count <= Self.chunkCapacity {
-                var elements = chunks[chunk].elements
-                elements.replaceSubrange(offset ..< offset + subrange.count, with: newElements)
-                replaceChunk(chunk, with: elements)
+                changeChunk(chunk) { $0.replaceSubrange(offset ..< offset + subrange.count, with: newElements) }
                 return
             }
         }
@@ -166,6 +178,20 @@ extension ChunkedArray: RangeReplaceableCollection {
         var all = Array(self)
         all.replaceSubrange(subrange, with: newElements)
         self = ChunkedArray(all)
+    }
+
+    /// Adds `newElement` at the end: into the last chunk while it has room (in place when this
+    /// list alone holds it), else in a chunk of its own. (The collection's default goes through
+    /// ``replaceSubrange(_:with:)`` with a generic one-element collection, which costs ten
+    /// times as much.)
+    /// - Parameter newElement: the element.
+    @inlinable public mutating func append(_ newElement: Element) {
+        let last = chunks.count - 1
+        guard last >= 0, chunks[last].elements.count < Self.chunkCapacity else {
+            appendChunk([newElement])
+            return
+        }
+        changeChunk(last) { $0.append(newElement) }
     }
 
     public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
