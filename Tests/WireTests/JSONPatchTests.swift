@@ -67,6 +67,38 @@ struct JSONPatchTests {
         #expect(target == original)
     }
 
+    @Test("replace does what a remove and an add at the same place do, errors included")
+    func replaceIsRemoveThenAdd() throws {
+        let documents = [
+            #"{"a":1,"list":[0,{"x":[1,2]}],"o":{"p":{"q":null}},"s":"t"}"#,
+            #"[1,[2,[3]],{"k":"v"}]"#, "5", "{}", "[]",
+        ].map { try! value($0) }
+        let paths = [
+            "", "/a", "/list", "/list/0", "/list/1/x/1", "/list/1/x/2", "/list/2", "/list/-", "/list/01", "/o/p/q", "/o/p/missing",
+            "/missing", "/missing/x", "/a/x", "/s/0", "/0", "/1/1/0", "/2/k", "/3", "/-", "/1/x",
+        ]
+        for document in documents {
+            for path in paths {
+                let pointer = try #require(JSONPointer(path))
+                var replaced = document
+                let replacedError = Result { () throws(JSONPatchError) in try replaced.applyInPlace([.replace(pointer, .string("new"))]) }
+                var twoSteps = document
+                let twoStepsError = Result { () throws(JSONPatchError) in
+                    // The whole document cannot be removed; replacing it sets it.
+                    if pointer.tokens.isEmpty { twoSteps = .string("new") } else { try twoSteps.applyInPlace([.remove(pointer), .add(pointer, .string("new"))]) }
+                }
+                switch (replacedError, twoStepsError) {
+                case (.success, .success):
+                    #expect(replaced == twoSteps, "\(path) in \(document)")
+                case let (.failure(one), .failure(other)):
+                    #expect(one.operationIndex == 0 && other.operationIndex == 0 && one.reason == other.reason, "\(path) in \(document): \(one) against \(other)")
+                default:
+                    Issue.record("\(path) in \(document): \(replacedError) against \(twoStepsError)")
+                }
+            }
+        }
+    }
+
     @Test("typical list edits cost one operation each")
     func minimalDiffs() throws {
         let items = (1 ... 6).map { JSONValue.object(["id": .integer(Int64($0)), "done": .bool(false)]) }

@@ -100,13 +100,7 @@ extension JSONValue {
         case .remove:
             _ = try remove(at: operation.path.tokens[...])
         case .replace:
-            let replacement = try operation.requiredValue()
-            if operation.path.tokens.isEmpty {
-                self = replacement
-            } else {
-                _ = try remove(at: operation.path.tokens[...])
-                try add(replacement, at: operation.path.tokens[...])
-            }
+            try replace(with: try operation.requiredValue(), at: operation.path.tokens[...])
         case .move:
             let from = try operation.requiredFrom()
             if from == operation.path { return }
@@ -186,6 +180,36 @@ extension JSONValue {
             } else {
                 let index = try Self.existingIndex(token, count: elements.count)
                 try elements[index].add(newValue, at: tokens.dropFirst())
+            }
+        } else {
+            throw PatchFailure("'\(token)' names a child of a value that has none")
+        }
+    }
+
+    /// A `replace`: what a `remove` and then an `add` at the same place do (and the same
+    /// errors, which only the `remove` can give), in one walk down the path, each member found
+    /// by one lookup and changed in place (the most common operation: a field's new value).
+    private mutating func replace(with newValue: JSONValue, at tokens: ArraySlice<String>) throws(PatchFailure) {
+        guard let token = tokens.first else {
+            self = newValue
+            return
+        }
+        let isLast = tokens.count == 1
+        if var members = takeMembers() {
+            defer { self = .object(members) }
+            guard let index = members.index(forKey: token) else { throw PatchFailure("no member '\(token)'") }
+            if isLast {
+                members.values[index] = newValue
+            } else {
+                try members.values[index].replace(with: newValue, at: tokens.dropFirst())
+            }
+        } else if var elements = takeElements() {
+            defer { self = .array(elements) }
+            let index = try Self.existingIndex(token, count: elements.count)
+            if isLast {
+                elements[index] = newValue
+            } else {
+                try elements[index].replace(with: newValue, at: tokens.dropFirst())
             }
         } else {
             throw PatchFailure("'\(token)' names a child of a value that has none")
