@@ -100,12 +100,26 @@ public enum SingleKeyCoding {
 
     /// Writes `{name: payload}`.
     public static func encode(_ name: String, _ payload: some Encodable, to encoder: any Encoder) throws {
+        // This wire's encoder: the member goes straight into its arena. (A first
+        // `KeyedEncodingContainer<AnyCodingKey>` in a process has the runtime search the
+        // binary's conformances for `CodingKey`: a tenth of a one-shot `send`.)
+        if let arenaEncoder = encoder as? ArenaEncoder {
+            arenaEncoder.arena.openObject(at: arenaEncoder.slot)
+            let slot = arenaEncoder.arena.append(.empty, key: name, to: arenaEncoder.slot)
+            try payload.encode(to: ArenaEncoder(arena: arenaEncoder.arena, slot: slot))
+            return
+        }
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         try container.encode(payload, forKey: AnyCodingKey(name))
     }
 
     /// Writes `{name: {}}` for a case without a payload.
     public static func encode(_ name: String, to encoder: any Encoder) throws {
+        if let arenaEncoder = encoder as? ArenaEncoder {
+            arenaEncoder.arena.openObject(at: arenaEncoder.slot)
+            _ = arenaEncoder.arena.append(.object(first: -1, last: -1, count: 0), key: name, to: arenaEncoder.slot)
+            return
+        }
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         _ = container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: AnyCodingKey(name))
     }
