@@ -106,13 +106,13 @@ extension CoreEngine {
     ///     then costs nothing in proportion to the state).
     func welcomeFrame(shells: Int, snapshot: Bool = true) -> [UInt8] {
         guard snapshot else {
-            return WelcomeFrame.frame(core: instanceID, pid: getpid(), shells: shells, revision: kernel.revision, snapshot: nil)
+            return WelcomeFrame.frame(core: instanceID, pid: processID, shells: shells, revision: kernel.revision, snapshot: nil)
         }
         guard let state = stateJSON() else {
-            let welcome = Welcome(core: instanceID, pid: getpid(), shells: shells, revision: kernel.revision, snapshot: kernel.state)
+            let welcome = Welcome(core: instanceID, pid: processID, shells: shells, revision: kernel.revision, snapshot: kernel.state)
             return ServerMessage<State>.welcome(welcome).frame()
         }
-        return WelcomeFrame.frame(core: instanceID, pid: getpid(), shells: shells, revision: kernel.revision, snapshot: state)
+        return WelcomeFrame.frame(core: instanceID, pid: processID, shells: shells, revision: kernel.revision, snapshot: state)
     }
 
     /// The state's JSON now, encoded at most once per revision (nil if it cannot be encoded).

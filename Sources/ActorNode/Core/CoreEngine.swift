@@ -68,6 +68,8 @@ package actor CoreEngine<State: Codable & Sendable & Equatable, Action: Codable 
     package nonisolated let loop: EventLoop
     /// Identifies this run of the core; sent in every welcome.
     package nonisolated let instanceID: String
+    /// This process's id, sent in every welcome (asked once: glibc asks the kernel each time).
+    nonisolated let processID = getpid()
     package nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
     var kernel: StoreKernel<State, Action, Environment>
