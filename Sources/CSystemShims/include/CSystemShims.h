@@ -1,6 +1,7 @@
 // Linux system interfaces that Swift's Glibc module does not export: epoll, eventfd, signalfd and a few
 // calls that need _GNU_SOURCE or are variadic, and the crash note and a shell's terminal given back
-// on a crash (a signal handler must be C).
+// on a crash (a signal handler must be C); and CRC-32C by the CPU's crc32 instruction (crc32c.c),
+// which Swift cannot reach without compiler intrinsics.
 // Kept as small as possible; everything else is written in Swift against Glibc.
 #pragma once
 
