@@ -128,13 +128,13 @@ extension JSONValue {
         guard let token = tokens.first else { return self }
         switch self {
         case let .object(members):
-            guard let child = members[token] else { throw PatchFailure("no member '\(token)'") }
+            guard let child = members[token] else { throw Self.noMember(token) }
             return try child.value(at: tokens.dropFirst())
         case let .array(elements):
             let index = try Self.existingIndex(token, count: elements.count)
             return try elements[index].value(at: tokens.dropFirst())
         default:
-            throw PatchFailure("'\(token)' names a child of a value that has none")
+            throw Self.noChildren(token)
         }
     }
 
@@ -158,86 +158,87 @@ extension JSONValue {
     }
 
     private mutating func add(_ newValue: JSONValue, at tokens: ArraySlice<String>) throws(PatchFailure) {
-        guard let token = tokens.first else {
+        guard let last = tokens.last else {
             self = newValue
             return
         }
-        let isLast = tokens.count == 1
-        if var members = takeMembers() {
-            defer { self = .object(members) }
-            if isLast {
-                members[token] = newValue
+        try withValue(at: tokens.dropLast()) { parent throws(PatchFailure) in
+            if var members = parent.takeMembers() {
+                defer { parent = .object(members) }
+                members[last] = newValue
+            } else if var elements = parent.takeElements() {
+                defer { parent = .array(elements) }
+                elements.insert(newValue, at: last == "-" ? elements.count : try Self.index(last, upTo: elements.count))
             } else {
-                guard var child = members.removeValue(forKey: token) else { throw PatchFailure("no member '\(token)'") }
-                defer { members[token] = child }
-                try child.add(newValue, at: tokens.dropFirst())
+                throw Self.noChildren(last)
             }
-        } else if var elements = takeElements() {
-            defer { self = .array(elements) }
-            if isLast {
-                let index = token == "-" ? elements.count : try Self.index(token, upTo: elements.count)
-                elements.insert(newValue, at: index)
-            } else {
-                let index = try Self.existingIndex(token, count: elements.count)
-                try elements[index].add(newValue, at: tokens.dropFirst())
-            }
-        } else {
-            throw PatchFailure("'\(token)' names a child of a value that has none")
         }
     }
 
     /// A `replace`: what a `remove` and then an `add` at the same place do (and the same
-    /// errors, which only the `remove` can give), in one walk down the path, each member found
-    /// by one lookup and changed in place (the most common operation: a field's new value).
+    /// errors, which only the `remove` can give), the member found by one lookup and changed
+    /// in place (the most common operation: a field's new value).
     private mutating func replace(with newValue: JSONValue, at tokens: ArraySlice<String>) throws(PatchFailure) {
-        guard let token = tokens.first else {
+        guard let last = tokens.last else {
             self = newValue
             return
         }
-        let isLast = tokens.count == 1
-        if var members = takeMembers() {
-            defer { self = .object(members) }
-            guard let index = members.index(forKey: token) else { throw PatchFailure("no member '\(token)'") }
-            if isLast {
+        try withValue(at: tokens.dropLast()) { parent throws(PatchFailure) in
+            if var members = parent.takeMembers() {
+                defer { parent = .object(members) }
+                guard let index = members.index(forKey: last) else { throw Self.noMember(last) }
                 members.values[index] = newValue
+            } else if var elements = parent.takeElements() {
+                defer { parent = .array(elements) }
+                elements[try Self.existingIndex(last, count: elements.count)] = newValue
             } else {
-                try members.values[index].replace(with: newValue, at: tokens.dropFirst())
+                throw Self.noChildren(last)
             }
-        } else if var elements = takeElements() {
-            defer { self = .array(elements) }
-            let index = try Self.existingIndex(token, count: elements.count)
-            if isLast {
-                elements[index] = newValue
-            } else {
-                try elements[index].replace(with: newValue, at: tokens.dropFirst())
-            }
-        } else {
-            throw PatchFailure("'\(token)' names a child of a value that has none")
         }
     }
 
     private mutating func remove(at tokens: ArraySlice<String>) throws(PatchFailure) -> JSONValue {
-        guard let token = tokens.first else { throw PatchFailure("cannot remove the whole document") }
-        let isLast = tokens.count == 1
+        guard let last = tokens.last else { throw PatchFailure("cannot remove the whole document") }
+        return try withValue(at: tokens.dropLast()) { parent throws(PatchFailure) in
+            if var members = parent.takeMembers() {
+                defer { parent = .object(members) }
+                guard let removed = members.removeValue(forKey: last) else { throw Self.noMember(last) }
+                return removed
+            } else if var elements = parent.takeElements() {
+                defer { parent = .array(elements) }
+                return elements.remove(at: try Self.existingIndex(last, count: elements.count))
+            } else {
+                throw Self.noChildren(last)
+            }
+        }
+    }
+
+    /// Walks down `path`, each member found by one lookup and each container changed in place,
+    /// and hands `change` the value there (for `add`, `remove` and `replace`: the container of
+    /// the last token). A missing member, an index out of range or a child of a scalar on the
+    /// way fails the same for every operation.
+    private mutating func withValue<T>(
+        at path: ArraySlice<String>, _ change: (inout JSONValue) throws(PatchFailure) -> T
+    ) throws(PatchFailure) -> T {
+        guard let token = path.first else { return try change(&self) }
         if var members = takeMembers() {
             defer { self = .object(members) }
-            if isLast {
-                guard let removed = members.removeValue(forKey: token) else { throw PatchFailure("no member '\(token)'") }
-                return removed
-            }
-            guard var child = members.removeValue(forKey: token) else { throw PatchFailure("no member '\(token)'") }
-            defer { members[token] = child }
-            return try child.remove(at: tokens.dropFirst())
+            guard let index = members.index(forKey: token) else { throw Self.noMember(token) }
+            return try members.values[index].withValue(at: path.dropFirst(), change)
         } else if var elements = takeElements() {
             defer { self = .array(elements) }
-            let index = try Self.existingIndex(token, count: elements.count)
-            if isLast {
-                return elements.remove(at: index)
-            }
-            return try elements[index].remove(at: tokens.dropFirst())
+            return try elements[try Self.existingIndex(token, count: elements.count)].withValue(at: path.dropFirst(), change)
         } else {
-            throw PatchFailure("'\(token)' names a child of a value that has none")
+            throw Self.noChildren(token)
         }
+    }
+
+    private static func noMember(_ token: String) -> PatchFailure {
+        PatchFailure("no member '\(token)'")
+    }
+
+    private static func noChildren(_ token: String) -> PatchFailure {
+        PatchFailure("'\(token)' names a child of a value that has none")
     }
 
     /// An array index token (`0`, `12`; no leading zeros, no sign) in `0...limit`.
