@@ -111,10 +111,13 @@ struct BenchConnection {
         }
     }
 
-    /// Reads what the socket has; returns how many acks came (throws on anything else).
+    /// Reads what the socket has, in one read as `redis-benchmark` does (the epoll set is
+    /// level-triggered: what is left makes the socket ready again); returns how many acks came
+    /// (throws on anything else).
     mutating func receiveAcks() throws(Failure) -> Int {
         var acks = 0
-        while let answer = try readFrame(blocking: false) {
+        var mayRead = true
+        while let answer = try readFrame(blocking: false, mayRead: &mayRead) {
             guard answer.starts(with: Array(#"{"ack""#.utf8)) else { throw .unexpected(String(decoding: answer.prefix(200), as: UTF8.self)) }
             acks += 1
         }
@@ -123,6 +126,14 @@ struct BenchConnection {
 
     /// The next frame's payload; nil when none is whole and the socket has no more for now.
     mutating func readFrame(blocking: Bool) throws(Failure) -> [UInt8]? {
+        var mayRead = true
+        return try readFrame(blocking: blocking, mayRead: &mayRead)
+    }
+
+    /// The next frame's payload, reading only while `mayRead`: a read that leaves room in the
+    /// buffer took everything the socket had, so it clears `mayRead` (unless `blocking`), and
+    /// the caller does not ask the socket again only to hear `EAGAIN`.
+    mutating func readFrame(blocking: Bool, mayRead: inout Bool) throws(Failure) -> [UInt8]? {
         while true {
             if end - start >= 4 {
                 let length = buffer[start ..< start + 4].reduce(0) { $0 << 8 | Int($1) }
@@ -143,9 +154,12 @@ struct BenchConnection {
                 end -= start
                 start = 0
             }
+            guard mayRead || blocking else { return nil }
+            let room = buffer.count - end
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + end, $0.count - end) }
             if count > 0 {
                 end += count
+                if count < room { mayRead = false }
             } else if count < 0, errno == EINTR {
                 continue
             } else if count < 0, errno == EAGAIN, !blocking {
