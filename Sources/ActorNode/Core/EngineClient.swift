@@ -74,6 +74,8 @@ struct OutputBuffer {
 /// One client of a core's engine, as the engine keeps it: its socket, what it has sent that is
 /// not yet a whole frame, where its session is, and what waits to be written to it. A class,
 /// used on the engine's thread only, so that its buffers are changed in place, never copied.
+///
+/// Its state is marked `@exclusivity(unchecked)`, as the engine's is (see `CoreEngine`).
 final class EngineClient {
     enum Phase {
         /// Connected; its hello is awaited until the timer fires.
@@ -84,55 +86,55 @@ final class EngineClient {
 
     let number: Int
     let fd: Int32
-    var token: UInt64?
+    @exclusivity(unchecked) var token: UInt64?
     /// For log lines: "pid 4242".
     let peer: String
-    var decoder: FrameDecoder
-    var phase: Phase
-    var output = OutputBuffer()
+    @exclusivity(unchecked) var decoder: FrameDecoder
+    @exclusivity(unchecked) var phase: Phase
+    @exclusivity(unchecked) var output = OutputBuffer()
     /// Its welcome was handed over: renditions, notices and presence counts may follow.
-    var greeted = false
+    @exclusivity(unchecked) var greeted = false
     /// The epoll events registered for it.
-    var interest: UInt32 = 0
+    @exclusivity(unchecked) var interest: UInt32 = 0
     /// It sent what ends the session (a bye, a bad frame, the end of its stream): nothing more
     /// is read, and it is closed once what it is owed is written.
-    var finishing = false
+    @exclusivity(unchecked) var finishing = false
     /// Its stream ended (it closed or half-closed its socket): nothing more is read, and once
     /// the whole frames still waiting in its decoder are handled (they may wait behind the
     /// limit on unanswered actions), its session ends.
-    var inputEnded = false
+    @exclusivity(unchecked) var inputEnded = false
     /// The end of its session was handed over in order (after what came before it): no
     /// rendition, notice or presence count is queued for it from then on. (Until then it gets
     /// them, even if it is already ``finishing``: the rendition of an action it sent before
     /// its `bye` comes before that action's ack.)
-    var finished = false
+    @exclusivity(unchecked) var finished = false
     /// When it must be closed even if it does not read what it is owed.
-    var deadline: ContinuousClock.Instant?
+    @exclusivity(unchecked) var deadline: ContinuousClock.Instant?
     /// Renditions are held back: too much waits to be written. It gets a snapshot of the newest
     /// state once it has read enough, then the answers held meanwhile.
-    var lagging = false
+    @exclusivity(unchecked) var lagging = false
     /// Whether its request for the whole state (a patch that did not apply) was logged.
-    var reportedResync = false
+    @exclusivity(unchecked) var reportedResync = false
     /// What came for it while lagging, other than renditions (answers, notices, the error or
     /// bye that ends it), in order: none overtakes the rendition of its revision.
-    var held: [(bytes: [UInt8], isAnswer: Bool)] = []
+    @exclusivity(unchecked) var held: [(bytes: [UInt8], isAnswer: Bool)] = []
     /// Notices among ``held``.
-    var heldMessages = 0
+    @exclusivity(unchecked) var heldMessages = 0
     /// A presence count came while lagging: the newest follows its catch-up snapshot.
-    var missedPresence = false
+    @exclusivity(unchecked) var missedPresence = false
     /// Bytes of partial frames it holds against the input budget.
-    var budgetHeld = 0
+    @exclusivity(unchecked) var budgetHeld = 0
     /// Answers queued in this turn's output and not yet handed to it.
-    var owed = 0
+    @exclusivity(unchecked) var owed = 0
 
     /// The hello's client id as a JSON string, for the journal records of its actions.
-    var clientJSON: [UInt8] = []
+    @exclusivity(unchecked) var clientJSON: [UInt8] = []
     /// Its ``SessionRecord`` is in the journal (written before its first applied action).
-    var sessionJournaled = false
+    @exclusivity(unchecked) var sessionJournaled = false
     /// Who it is, as the journal records it: made once, when first needed.
-    var session: SessionRecord?
+    @exclusivity(unchecked) var session: SessionRecord?
     /// Dropped from the engine's table: whoever still holds it must let it be.
-    var gone = false
+    @exclusivity(unchecked) var gone = false
 
     var hello: Hello? {
         if case let .welcomed(hello) = phase { return hello }

@@ -16,6 +16,9 @@ import Wire
 /// removed or replaced, it writes the newest state as a snapshot, moves a replacing file aside
 /// and continues in a new segment. When a segment passes the snapshot threshold, it starts a
 /// new one and hands the newest state to the snapshot writer.
+///
+/// Its state is marked `@exclusivity(unchecked)`, as the engine's is (see `CoreEngine`): every
+/// action appends to its buffer, and it is used by its engine alone.
 final class JournalWriter<State: Codable & Sendable> {
     let files: StateFiles
     let policy: FsyncPolicy
@@ -24,15 +27,15 @@ final class JournalWriter<State: Codable & Sendable> {
     let log: @Sendable (String) -> Void
     private let snapshots: SnapshotWriter<State>
     private let syncer: BackgroundSyncer?
-    private var segment: Segment
-    private var buffer: [UInt8] = []
+    @exclusivity(unchecked) private var segment: Segment
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
     /// The revision of the last record appended.
-    private(set) var lastRevision: UInt64
-    private var lastCheck = ContinuousClock.now
-    private var unchecked = false
+    @exclusivity(unchecked) private(set) var lastRevision: UInt64
+    @exclusivity(unchecked) private var lastCheck = ContinuousClock.now
+    @exclusivity(unchecked) private var unchecked = false
     /// Since when a new segment could not be started (the directory takes no new files: its
     /// permissions, a full inode table, a quota), and when to try again.
-    private var rotationFailing: (since: ContinuousClock.Instant, retry: ContinuousClock.Instant)?
+    @exclusivity(unchecked) private var rotationFailing: (since: ContinuousClock.Instant, retry: ContinuousClock.Instant)?
 
     /// How long the journal goes on in its segment before it tries again to start a new one.
     static var rotationRetryInterval: Duration { .seconds(1) }
@@ -60,7 +63,7 @@ final class JournalWriter<State: Codable & Sendable> {
     /// The session records of the clients connected now (by the engine's number for each),
     /// written again at the start of every new segment, so that a segment's actions can be
     /// told apart by sender after the older segments are gone.
-    private var sessions: [Int: [UInt8]] = [:]
+    @exclusivity(unchecked) private var sessions: [Int: [UInt8]] = [:]
 
     /// Records appended and not yet written.
     var hasPending: Bool { !buffer.isEmpty }
