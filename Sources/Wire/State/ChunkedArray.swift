@@ -250,18 +250,15 @@ extension ChunkedArray: Diffable where Element: Identifiable & Encodable & Equat
     /// generic code, every element it looks at would be copied and compared through witnesses.)
     @inlinable
     public func appendPatch(from old: ChunkedArray, at path: JSONPointer, to patch: inout JSONPatch) throws {
-        var chunk = 0
-        while chunk < old.chunks.count, chunk < chunks.count, old.chunks[chunk] === chunks[chunk] {
-            chunk += 1
+        // The chunks both share at either end, the same objects: their references compared
+        // as they are stored, a word each (an array of a generic class, indexed in code not
+        // specialized for it, retains and releases every chunk it looks at).
+        let (chunk, sharedAtEnd) = old.chunks.withUnsafeBufferPointer { oldChunks in
+            chunks.withUnsafeBufferPointer { newChunks in ArrayDiff.commonEnds(oldChunks, newChunks, orEqual: nil) }
         }
         let prefix = chunk < starts.count ? starts[chunk] : count
-        var fromEnd = 1
-        while fromEnd <= old.chunks.count - chunk, fromEnd <= chunks.count - chunk,
-              old.chunks[old.chunks.count - fromEnd] === chunks[chunks.count - fromEnd] {
-            fromEnd += 1
-        }
-        let oldMiddle = old.elements(ofChunks: chunk ..< old.chunks.count - fromEnd + 1)
-        let newMiddle = elements(ofChunks: chunk ..< chunks.count - fromEnd + 1)
+        let oldMiddle = old.elements(ofChunks: chunk ..< old.chunks.count - sharedAtEnd)
+        let newMiddle = elements(ofChunks: chunk ..< chunks.count - sharedAtEnd)
         if oldMiddle.isEmpty, newMiddle.isEmpty { return }
         var operations = JSONPatch()
         try ArrayDiff.appendPatch(
