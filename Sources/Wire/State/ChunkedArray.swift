@@ -251,10 +251,16 @@ extension ChunkedArray: Diffable where Element: Identifiable & Encodable & Equat
     @inlinable
     public func appendPatch(from old: ChunkedArray, at path: JSONPointer, to patch: inout JSONPatch) throws {
         // The chunks both share at either end, the same objects: their references compared
-        // as they are stored, a word each (an array of a generic class, indexed in code not
+        // as the words they are stored as (an array of a generic class, indexed in code not
         // specialized for it, retains and releases every chunk it looks at).
         let (chunk, sharedAtEnd) = old.chunks.withUnsafeBufferPointer { oldChunks in
-            chunks.withUnsafeBufferPointer { newChunks in ArrayDiff.commonEnds(oldChunks, newChunks, orEqual: nil) }
+            chunks.withUnsafeBufferPointer { newChunks in
+                oldChunks.withMemoryRebound(to: UInt.self) { oldWords in
+                    newChunks.withMemoryRebound(to: UInt.self) { newWords in
+                        ArrayDiff.commonEnds(oldWords, newWords, orEqual: nil)
+                    }
+                }
+            }
         }
         let prefix = chunk < starts.count ? starts[chunk] : count
         let oldMiddle = old.elements(ofChunks: chunk ..< old.chunks.count - sharedAtEnd)
