@@ -72,7 +72,7 @@ enum ArrayDiff {
     /// changed), and the same bits are the same value, whose JSON is the same; only elements
     /// whose bits differ are asked `orEqual`. (In code not specialized for the element type, as
     /// a list's diff is when the app's types are in another module, `==` copies both elements
-    /// and calls a witness: about 100 instructions an element of a to-do list, against a few
+    /// and calls a witness: about 100 instructions an element of a small struct, against a few
     /// words compared here.)
     /// - Parameters:
     ///   - old: the elements before.
