@@ -14,7 +14,8 @@
 #      only) 100 watchers read by cama-bench itself
 #   5  CAMA only (a Redis INCR does not depend on the size of the data): add actions at 0 to
 #      20% of ITEMS items and at 80% to 100%; toggle with one watcher at 1 item and at ITEMS
-#      items; `shell-client state --json` at ITEMS items, the core's RSS, the state's size
+#      items; `shell-client state --json` at ITEMS items, the core's RSS right after it and
+#      after the toggles (the welcome's JSON let go), the state's size
 #   6  `shell-client send add x` and `tmux send-keys` as whole processes: median ms of RUNS each
 #   7  a shell's cost per change: CPU microseconds per toggle of a full-screen `attach` (in
 #      tmux), of a `watch --json` and of a `watch --patches`, at 10 items and at ITEMS items;
@@ -333,6 +334,8 @@ line="$(cama "$size_socket" --clients 1 --actions "$toggles" --action "$toggle")
 stop "${watcher_pids[@]}"
 watch_big="$(field "$line" actions_per_second)"
 low_label="0-$window"
+# The welcomes' JSON of the state is let go once an action makes the next revision.
+rest_kb="$(awk '/^VmRSS/ { print $2 }' "/proc/$size_pid/status")"
 high_label="$((items - window))-$items"
 row "5. add, 16 clients, actions/s at $low_label items" "$add_low" "-" "-"
 row "5. add, 16 clients, actions/s at $high_label items" "$add_high" "-" "-"
@@ -344,8 +347,10 @@ row "5. toggle, 1 watcher inside cama-bench, actions/s at 1 item" "$raw_small" "
 row "5. toggle, 1 watcher inside cama-bench, actions/s at $items items" "$raw_big" "-" "-"
 row "5. toggle, 1 watcher inside cama-bench: rate at $items / at 1 (target >= 0.67)" "$(ratio "$raw_big" "$raw_small")" "-" "-"
 row "5. shell-client state --json at $items items, whole process, ms" "$state_ms" "-" "-"
-row "5. core VmRSS at $items items, KiB" "$rss_kb" "-" "-"
+row "5. core VmRSS at $items items, right after a welcome (its JSON kept), KiB" "$rss_kb" "-" "-"
+row "5. core VmRSS at $items items, after the actions since, KiB" "$rest_kb" "-" "-"
 row "5. state --json at $items items, bytes" "$state_bytes" "-" "-"
+row "5. core VmRSS after the actions / the state's JSON (target <= 2)" "$(ratio $((rest_kb * 1024)) "$state_bytes")" "-" "-"
 stop "$size_pid"
 fi
 

@@ -103,6 +103,9 @@ extension CoreEngine {
             answerRejected(action, from: origin, client: client?.number, seq: seq, rejection: rejection)
             return nil
         case let .applied(revision):
+            // The JSON of the revision before serves no welcome from now on: let it go (at
+            // 100,000 items it is as large as the state's JSON).
+            if stateCache != nil { stateCache = nil }
             record(action, revision: revision, json: json, origin: origin, client: client)
             // Not recorded: nothing about it may go out.
             return failed ? nil : revision

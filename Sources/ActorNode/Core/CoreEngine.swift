@@ -107,7 +107,8 @@ package actor CoreEngine<State: Codable & Sendable & Equatable, Action: Codable 
     @exclusivity(unchecked) var budgetTotal = 0
     @exclusivity(unchecked) var stopped = false
     @exclusivity(unchecked) var failed = false
-    /// The state's JSON at a revision, encoded once for every welcome and snapshot of it.
+    /// The state's JSON at a revision, encoded once for every welcome and snapshot of it; let
+    /// go when an action makes the next revision.
     @exclusivity(unchecked) var stateCache: (revision: UInt64, json: [UInt8])?
     @exclusivity(unchecked) var stopWaiters: [CheckedContinuation<Void, Never>] = []
     private nonisolated let hook = Mutex<UInt64?>(nil)
