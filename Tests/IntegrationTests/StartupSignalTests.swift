@@ -75,13 +75,3 @@ struct StartupSignalTests {
     }
 }
 
-/// The pids of live processes whose command line mentions `text`.
-func processes(mentioning text: String) -> [pid_t] {
-    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
-    return entries.compactMap { entry -> pid_t? in
-        guard let pid = pid_t(entry), pid != getpid(),
-              let bytes = try? FileIO.read("/proc/\(entry)/cmdline") else { return nil }
-        let commandLine = String(decoding: bytes.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
-        return commandLine.contains(text) && processExists(pid) ? pid : nil
-    }
-}

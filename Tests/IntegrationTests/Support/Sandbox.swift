@@ -102,13 +102,22 @@ final class Sandbox: Sendable {
         return core
     }
 
-    /// Every process started here, and any core holding this sandbox's socket lock (a launcher's
-    /// child), is killed; the directory is removed.
+    /// Every process started here, any core holding this sandbox's socket lock, and any other
+    /// process whose command line names this sandbox's directory (a launcher's core, which may
+    /// be stopping on its own) is killed; once none of them runs, the directory is removed.
+    ///
+    /// Killed is not yet gone: a core that a launcher was stopping went on writing its journal
+    /// into the directory while it was being removed, and the directory was left behind.
     deinit {
         var victims = started.withLock { $0.map(\.pid) }
         if let holder = SocketLock.holder(of: socket) { victims.append(holder) }
+        victims += processes(mentioning: directory)
         for process in started.withLock({ $0 }) { process.send(SIGKILL) }
         for pid in victims where pid > 0 { kill(pid, SIGKILL) }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while victims.contains(where: { $0 > 0 && processExists($0) }), ContinuousClock.now < deadline {
+            usleep(5_000)
+        }
         try? FileManager.default.removeItem(atPath: directory)
     }
 }
@@ -136,6 +145,18 @@ struct Finished: Sendable, CustomStringConvertible {
     }
 
     var description: String { "\(termination); stdout: \(output.debugDescription); stderr: \(error.debugDescription)" }
+}
+
+/// The pids of live processes whose command line mentions `text` (its arguments joined by
+/// spaces), this process aside.
+func processes(mentioning text: String) -> [pid_t] {
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+    return entries.compactMap { entry -> pid_t? in
+        guard let pid = pid_t(entry), pid != getpid(),
+              let bytes = try? FileIO.read("/proc/\(entry)/cmdline") else { return nil }
+        let commandLine = String(decoding: bytes.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
+        return commandLine.contains(text) && processExists(pid) ? pid : nil
+    }
 }
 
 /// Whether a process with this pid exists (and is not a zombie).
