@@ -259,7 +259,7 @@ extension CoreEngine {
         guard let journal, journal.needsCheck, !journalCheckArmed else { return }
         journalCheckArmed = true
         loop.schedule(after: FsyncPolicy.batchInterval) { [weak self] in
-            self?.assumeIsolated { $0.checkJournal() }
+            self?.onLoopThread { $0.checkJournal() }
         }
     }
 

@@ -65,7 +65,7 @@ extension CoreEngine {
         acceptPaused = true
         loop.modify(listener.fd, token: listener.token, events: 0)
         loop.schedule(after: .milliseconds(100)) { [weak self] in
-            self?.assumeIsolated { engine in
+            self?.onLoopThread { engine in
                 engine.acceptPaused = false
                 guard let listener = engine.listener else { return }
                 engine.loop.modify(listener.fd, token: listener.token, events: EPOLLIN.rawValue)
@@ -92,7 +92,7 @@ extension CoreEngine {
         let number = nextNumber
         nextNumber += 1
         let timer = loop.schedule(after: limits.handshakeTimeout) { [weak self] in
-            self?.assumeIsolated { $0.handshakeExpired(number) }
+            self?.onLoopThread { $0.handshakeExpired(number) }
         }
         let client = EngineClient(
             number: number, fd: fd, peer: peer,

@@ -110,7 +110,7 @@ extension CoreEngine {
                 touched.insert(number)
                 let deadline = limits.closingGrace
                 loop.schedule(after: deadline) { [weak self] in
-                    self?.assumeIsolated { engine in
+                    self?.onLoopThread { engine in
                         guard engine.clients[number]?.finishing == true else { return }
                         engine.touched.insert(number)
                         engine.turnWanted = true

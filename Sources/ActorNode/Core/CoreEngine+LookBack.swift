@@ -118,7 +118,7 @@ extension CoreEngine {
                     frame = ServerMessage<JSONValue>.reply(Reply(id: id, error: error.replyError)).frame()
                 }
                 guard let self else { return }
-                self.loop.execute { [weak self] in self?.assumeIsolated { $0.lookDone(number, frame, answered: true) } }
+                self.loop.execute { [weak self] in self?.onLoopThread { $0.lookDone(number, frame, answered: true) } }
             }
             return
         }
@@ -141,7 +141,7 @@ extension CoreEngine {
                     let full = batch
                     batch = []
                     guard let self else { return false }
-                    self.loop.execute { [weak self] in self?.assumeIsolated { $0.historyBatchRead(number, full, pipe: pipe) } }
+                    self.loop.execute { [weak self] in self?.onLoopThread { $0.historyBatchRead(number, full, pipe: pipe) } }
                     return pipe.waitForRoom()
                 }
                 batch += ServerMessage<JSONValue>.reply(Reply(id: id, revision: last)).frame()
@@ -152,7 +152,7 @@ extension CoreEngine {
             guard let self else { return }
             let rest = batch
             let followed = answered
-            self.loop.execute { [weak self] in self?.assumeIsolated { $0.lookDone(number, rest, answered: followed) } }
+            self.loop.execute { [weak self] in self?.onLoopThread { $0.lookDone(number, rest, answered: followed) } }
         }
     }
 

@@ -228,7 +228,7 @@ package actor CoreEngine<State: Codable & Sendable & Equatable, Action: Codable 
         let flags = fcntl(fd, F_GETFL)
         if flags >= 0, flags & O_NONBLOCK == 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
         let port = EnginePort(number: 0) { [weak self] _, _ in
-            self?.assumeIsolated { $0.acceptReady() }
+            self?.onLoopThread { $0.acceptReady() }
         }
         let token = try loop.register(fd, events: EPOLLIN.rawValue, handler: port)
         listener = (fd, token, path)
@@ -255,7 +255,7 @@ package actor CoreEngine<State: Codable & Sendable & Equatable, Action: Codable 
     /// - Parameter text: the notice.
     package nonisolated func notify(_ text: String) {
         // In order with the notices and the actions sent before it.
-        loop.execute { [weak self] in self?.assumeIsolated { $0.broadcastNotice(text) } }
+        loop.execute { [weak self] in self?.onLoopThread { $0.broadcastNotice(text) } }
     }
 
     /// Stops: no new connections, everything applied written and forced to disk, `bye` to every
@@ -311,8 +311,9 @@ extension CoreEngine: EngineEventSink {
     }
 
     /// Runs `body` isolated to the engine, from the loop's thread, which is the engine's
-    /// executor: what `assumeIsolated` does, for the two calls every action makes (its client's
-    /// events and the end of the turn). `assumeIsolated` asks the runtime for the current
+    /// executor: what `assumeIsolated` does, and the engine's one way in from the loop (its
+    /// clients' events, the end of each turn, its timers and the jobs its threads queue), two
+    /// of them for every action. `assumeIsolated` asks the runtime for the current
     /// executor, which with no task running goes through several lookups to the loop's
     /// `checkIsolated()`, and looks up the engine's generic metadata: about 1,500 instructions
     /// for each call (callgrind). This checks the loop's thread directly, and traps as
