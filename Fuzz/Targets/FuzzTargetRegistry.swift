@@ -9,6 +9,7 @@ public enum FuzzTargetRegistry {
         WelcomeFrameTarget.self,
         ScriptFramesTarget.self,
         JSONParserTarget.self,
+        JSONTapeTarget.self,
         JSONPatchTarget.self,
         JournalRecordTarget.self,
         RecoveryTarget.self,

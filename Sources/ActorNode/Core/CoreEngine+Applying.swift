@@ -20,19 +20,20 @@ extension CoreEngine {
         // the next start, and the action refused from then on.
         CrashNote.begin(.action, client: client.clientJSON, seq: plain.seq, bytes: frame[plain.action])
         defer { CrashNote.end() }
-        let parsed: JSONValue
+        // Read straight from the frame's bytes, without making a JSONValue first, into the
+        // engine's tape (unless an app's decoding kept a reader of it).
+        if !isKnownUniquelyReferenced(&actionTape) { actionTape = JSONTape() }
+        let tape = actionTape
         do {
-            parsed = try frame.withUnsafeBytes { raw throws(JSONSyntaxError) in
-                try JSONParser().parse(UnsafeRawBufferPointer(rebasing: raw[plain.action]))
-            }
+            try tape.read(frame[plain.action])
         } catch {
             return false
         }
         // The client field is not used: the hello's client id is the one that counts.
-        if !quarantine.isEmpty, refuseQuarantined(parsed, seq: plain.seq, from: client, hello: hello) { return true }
+        if !quarantine.isEmpty, refuseQuarantined(tape.value, seq: plain.seq, from: client, hello: hello) { return true }
         let action: Action
         do {
-            action = try JSONValueDecoder().decode(Action.self, from: parsed)
+            action = try tape.decode(Action.self)
         } catch {
             return false
         }

@@ -112,6 +112,8 @@ package actor CoreEngine<State: Codable & Sendable & Equatable, Action: Codable 
     @exclusivity(unchecked) var stateCache: (revision: UInt64, json: [UInt8])?
     @exclusivity(unchecked) var stopWaiters: [CheckedContinuation<Void, Never>] = []
     private nonisolated let hook = Mutex<UInt64?>(nil)
+    /// Where clients' actions are read into, one after another (``applyPlainAction``).
+    @exclusivity(unchecked) var actionTape = JSONTape()
     /// Where sockets are read into: one buffer, used on the loop's thread only.
     @exclusivity(unchecked) var scratch = [UInt8](repeating: 0, count: 64 << 10)
     /// An end of turn is wanted even if nothing is pending (``touchTurn()``).

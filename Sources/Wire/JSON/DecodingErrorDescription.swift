@@ -19,7 +19,7 @@ extension DecodingError {
         case let .valueNotFound(type, context):
             // Either a null, or (from an unkeyed container of this wire's decoder) no element at
             // all, which that decoder explains.
-            let explanation = context.debugDescription.hasPrefix(JSONValueReader.noElementExplanation)
+            let explanation = context.debugDescription.hasPrefix(noElementExplanation)
                 ? "; \(context.debugDescription)" : ", found null"
             return located(context.codingPath, "expected \(Self.jsonKind(of: type))\(explanation)")
         case let .dataCorrupted(context):

@@ -6,7 +6,10 @@ struct JSONKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     var codingPath: [any CodingKey] { reader.codingPath }
 
-    var allKeys: [Key] { members.keys.compactMap { Key(stringValue: $0) } }
+    /// The keys in the order the wire writes them (by their UTF-8 bytes), whatever the
+    /// dictionary's: what decodes from them (a dictionary's first bad entry, an error that
+    /// lists them) comes out the same in every process, and as from ``JSONTapeReader``.
+    var allKeys: [Key] { members.keys.sorted(by: wireKeyOrder).compactMap { Key(stringValue: $0) } }
 
     func contains(_ key: Key) -> Bool { lookUp(key) != nil }
 
@@ -15,9 +18,10 @@ struct JSONKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         let name = key.stringValue
         // A struct's object has a handful of members: comparing the key with each (short
         // strings compare in a few instructions) is cheaper than hashing it.
+        // Keys compare as Swift strings, as the dictionary's would (canonical equivalence: a
+        // key written "\u212a", the Kelvin sign, is the member "K"), so no shortcut by length.
         if members.count <= 8 {
-            let length = name.utf8.count
-            for (memberName, value) in members where memberName.utf8.count == length && memberName == name {
+            for (memberName, value) in members where memberName == name {
                 return value
             }
             return nil
@@ -129,7 +133,7 @@ struct JSONUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     private func pastTheEnd(_ type: Any.Type) -> DecodingError {
         DecodingError.valueNotFound(type, .init(
             codingPath: reader.path(to: .index(currentIndex)),
-            debugDescription: "\(JSONValueReader.noElementExplanation) \(currentIndex) (it has \(elements.count))"))
+            debugDescription: "\(noElementExplanation) \(currentIndex) (it has \(elements.count))"))
     }
 
     /// Moves past the current element only if it is null.
@@ -212,11 +216,15 @@ struct JSONSingleValueDecodingContainer: SingleValueDecodingContainer {
 /// `CodingKey` only when the path is asked for, so that reading an array allocates no keys).
 enum CodingPathStep {
     case key(any CodingKey)
+    /// A key known by its name (a tagged value's case: no `CodingKey` boxed for it until the
+    /// path is asked for).
+    case name(String)
     case index(Int)
 
     var key: any CodingKey {
         switch self {
         case let .key(key): return key
+        case let .name(name): return AnyCodingKey(name)
         case let .index(index): return AnyCodingKey(intValue: index)!
         }
     }

@@ -59,9 +59,145 @@ package struct JSONParser: Sendable {
     }
 
     private func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
-        var scanner = JSONScanner(bytes: bytes, maximumDepth: maximumDepth)
-        return try scanner.parseDocument()
+        var builder = JSONValueBuilder()
+        try scan(bytes, into: &builder)
+        return builder.result
     }
+
+    /// Checks `bytes` against the grammar, handing what it reads to `sink` in text order: the
+    /// one reading of JSON text, for every kind of result (a ``JSONValue``, a ``JSONTape``).
+    /// - Parameters:
+    ///   - bytes: the UTF-8 text; only read during the call.
+    ///   - sink: what is told of each value, key and container.
+    func scan<Sink: JSONScanSink>(_ bytes: UnsafeBufferPointer<UInt8>, into sink: inout Sink) throws(JSONSyntaxError) {
+        var scanner = JSONScanner(bytes: bytes, maximumDepth: maximumDepth)
+        try scanner.scanDocument(into: &sink)
+    }
+}
+
+/// What ``JSONParser/scan(_:into:)`` hands on as it reads a document, in text order: every
+/// scalar, key and container boundary, once the grammar has allowed it. A value inside a
+/// container comes between its begin and its end; in an object each value follows its key.
+protocol JSONScanSink {
+    /// An object's `{`.
+    mutating func beginObject()
+    /// An object's key, read up to its `:`.
+    /// - Parameters:
+    ///   - text: its content.
+    ///   - offset: where its opening quote is in the text.
+    mutating func key(_ text: ScannedString, offset: Int)
+    /// An object's `}`: it may refuse the object (a key it has twice).
+    mutating func endObject() throws(JSONSyntaxError)
+    /// An array's `[`.
+    mutating func beginArray()
+    /// An array's `]`.
+    mutating func endArray()
+    /// A string value.
+    mutating func string(_ text: ScannedString)
+    /// A number: ``JSONValue/integer(_:)`` or ``JSONValue/double(_:)``.
+    mutating func number(_ value: JSONValue)
+    /// `true`, `false` or `null`: ``JSONValue/bool(_:)`` or ``JSONValue/null``.
+    mutating func literal(_ value: JSONValue)
+}
+
+/// A string as the scanner read it: its content with every escape resolved, valid only during
+/// the call it is handed to.
+struct ScannedString {
+    /// The content's UTF-8 bytes (well-formed).
+    let content: UnsafeBufferPointer<UInt8>
+    /// Where the content is in the text when it had no escapes (then ``content`` is those very
+    /// bytes); nil when escapes were resolved.
+    let source: Range<Int>?
+    /// Whether every byte of the content is ASCII.
+    let isASCII: Bool
+
+    /// The content as a String.
+    var string: String { String(decoding: content, as: UTF8.self) }
+}
+
+extension JSONSyntaxError {
+    /// The refusal of an object that has `key` twice, the second time at `offset`.
+    static func duplicateKey(_ key: String, at offset: Int) -> JSONSyntaxError {
+        var writer = JSONByteWriter()
+        writer.writeString(key)
+        let quoted = String(decoding: writer.bytes, as: UTF8.self)
+        return JSONSyntaxError(offset: offset, message: "duplicate key \(quoted) in an object (at byte \(offset))")
+    }
+}
+
+/// The sink that makes a ``JSONValue``: each container's members or elements wait on a stack
+/// shared by all open containers, and become its dictionary or array at its end.
+private struct JSONValueBuilder: JSONScanSink {
+    /// An array or object whose end has not been reached yet.
+    private struct OpenContainer {
+        var isObject: Bool
+        /// Where its elements or members start on ``pendingElements`` or ``pendingMembers``.
+        var firstPending: Int
+        /// The key read before the value now being parsed (objects only), and where it starts.
+        var pendingKey = ""
+        var pendingKeyOffset = 0
+    }
+
+    private var open: [OpenContainer] = []
+    /// The elements of every open array, innermost last. An array's elements are copied out
+    /// once, at its `]`, into an array of exactly their number: this stack's storage is reused,
+    /// instead of every array growing (and reallocating) its own.
+    private var pendingElements: [JSONValue] = []
+    /// The members of every open object, innermost last; an object's dictionary is made at its
+    /// `}` with room for exactly its members, so it is never rehashed while it grows.
+    private var pendingMembers: [(key: String, keyOffset: Int, value: JSONValue)] = []
+    /// The document, once its value is complete.
+    private(set) var result = JSONValue.null
+
+    /// Puts a complete value in the innermost open container, or makes it the document.
+    private mutating func add(_ value: JSONValue) {
+        guard let top = open.indices.last else {
+            result = value
+            return
+        }
+        if open[top].isObject {
+            pendingMembers.append((open[top].pendingKey, open[top].pendingKeyOffset, value))
+        } else {
+            pendingElements.append(value)
+        }
+    }
+
+    mutating func beginObject() {
+        open.append(OpenContainer(isObject: true, firstPending: pendingMembers.count))
+    }
+
+    mutating func key(_ text: ScannedString, offset: Int) {
+        open[open.count - 1].pendingKey = text.string
+        open[open.count - 1].pendingKeyOffset = offset
+    }
+
+    /// Makes the object's dictionary; a key seen twice is an error.
+    mutating func endObject() throws(JSONSyntaxError) {
+        let first = open.removeLast().firstPending
+        var members = [String: JSONValue](minimumCapacity: pendingMembers.count - first)
+        for member in pendingMembers[first...] {
+            if members.updateValue(member.value, forKey: member.key) != nil {
+                throw JSONSyntaxError.duplicateKey(member.key, at: member.keyOffset)
+            }
+        }
+        pendingMembers.removeSubrange(first...)
+        add(.object(members))
+    }
+
+    mutating func beginArray() {
+        open.append(OpenContainer(isObject: false, firstPending: pendingElements.count))
+    }
+
+    mutating func endArray() {
+        let first = open.removeLast().firstPending
+        let elements = Array(pendingElements[first...])
+        pendingElements.removeSubrange(first...)
+        add(.array(elements))
+    }
+
+    mutating func string(_ text: ScannedString) { add(.string(text.string)) }
+    mutating func number(_ value: JSONValue) { add(value) }
+    mutating func literal(_ value: JSONValue) { add(value) }
 }
 
 /// The byte values the grammar names.
@@ -91,7 +227,37 @@ private enum Byte {
     }
 }
 
-/// One parse: the text, the position, and a reusable buffer for strings with escapes.
+/// The kinds of the open containers, innermost last: the first 64 as bits of one word, so that
+/// a document nested no deeper (every message) allocates nothing for them.
+private struct ContainerStack {
+    private var bits: UInt64 = 0
+    private var deeper: [Bool] = []
+    private(set) var count = 0
+
+    /// Whether the innermost open container is an object; nil when none is open.
+    var top: Bool? {
+        guard count > 0 else { return nil }
+        return count > 64 ? deeper[deeper.count - 1] : bits & (1 << (count - 1)) != 0
+    }
+
+    mutating func push(isObject: Bool) {
+        if count >= 64 {
+            deeper.append(isObject)
+        } else if isObject {
+            bits |= 1 << count
+        } else {
+            bits &= ~(1 << count)
+        }
+        count += 1
+    }
+
+    mutating func pop() {
+        count -= 1
+        if count >= 64 { deeper.removeLast() }
+    }
+}
+
+/// One scan: the text, the position, and a reusable buffer for strings with escapes.
 private struct JSONScanner {
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
@@ -105,34 +271,15 @@ private struct JSONScanner {
         self.maximumDepth = maximumDepth
     }
 
-    /// An array or object whose closing bracket has not been reached yet. The parser keeps
-    /// these on its own stack instead of recursing.
-    struct OpenContainer {
-        var isObject: Bool
-        /// Where this container's elements or members start on ``pendingElements`` or
-        /// ``pendingMembers``.
-        var firstPending: Int
-        /// The key read before the value now being parsed (objects only), and where it starts.
-        var pendingKey = ""
-        var pendingKeyOffset = 0
-    }
-
-    /// The elements of every open array, innermost last. An array's elements are copied out
-    /// once, at its `]`, into an array of exactly their number: this stack's storage is reused,
-    /// instead of every array growing (and reallocating) its own.
-    var pendingElements: [JSONValue] = []
-    /// The members of every open object, innermost last; an object's dictionary is made at its
-    /// `}` with room for exactly its members, so it is never rehashed while it grows.
-    var pendingMembers: [(key: String, keyOffset: Int, value: JSONValue)] = []
-
     // MARK: The document
 
-    mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
+    mutating func scanDocument<Sink: JSONScanSink>(into sink: inout Sink) throws(JSONSyntaxError) {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             throw JSONSyntaxError(offset: 0, message: "the text starts with a byte order mark (EF BB BF); JSON text must start with the value itself")
         }
-        var stack: [OpenContainer] = []
-        var value: JSONValue
+        // The open containers, innermost last: true for an object. The scanner keeps them on
+        // its own stack instead of recursing.
+        var stack = ContainerStack()
         parsing: while true {
             // Here a value starts (after whitespace).
             skipWhitespace()
@@ -141,62 +288,61 @@ private struct JSONScanner {
             case Byte.openBrace:
                 try checkDepth(stack.count)
                 position += 1
+                sink.beginObject()
                 skipWhitespace()
                 if position < bytes.count, bytes[position] == Byte.closeBrace {
                     position += 1
-                    value = .object([:])
+                    try sink.endObject()
                 } else {
-                    var object = OpenContainer(isObject: true, firstPending: pendingMembers.count)
-                    try readKey(into: &object, expecting: "a string (an object's key) or '}'")
-                    stack.append(object)
+                    try readKey(into: &sink, expecting: "a string (an object's key) or '}'")
+                    stack.push(isObject: true)
                     continue parsing
                 }
             case Byte.openBracket:
                 try checkDepth(stack.count)
                 position += 1
+                sink.beginArray()
                 skipWhitespace()
                 if position < bytes.count, bytes[position] == Byte.closeBracket {
                     position += 1
-                    value = .array([])
+                    sink.endArray()
                 } else {
-                    stack.append(OpenContainer(isObject: false, firstPending: pendingElements.count))
+                    stack.push(isObject: false)
                     continue parsing
                 }
             case Byte.quote:
-                value = .string(try parseString())
+                try scanString(into: &sink, keyOffset: nil)
             case Byte.minus, Byte.zero ... Byte.nine:
-                value = try parseNumber()
+                sink.number(try parseNumber())
             case UInt8(ascii: "t"):
                 try parseLiteral("true")
-                value = .bool(true)
+                sink.literal(.bool(true))
             case UInt8(ascii: "f"):
                 try parseLiteral("false")
-                value = .bool(false)
+                sink.literal(.bool(false))
             case UInt8(ascii: "n"):
                 try parseLiteral("null")
-                value = .null
+                sink.literal(.null)
             default:
                 throw unexpected(expecting: "a value")
             }
 
-            // A value is complete: add it to the innermost open container, and close every
-            // container that ends right after it.
-            while let top = stack.indices.last {
+            // A value is complete: close every container that ends right after it.
+            while let isObject = stack.top {
                 skipWhitespace()
-                if stack[top].isObject {
-                    pendingMembers.append((stack[top].pendingKey, stack[top].pendingKeyOffset, value))
+                if isObject {
                     guard position < bytes.count else { throw unexpected(expecting: "',' or '}' after an object's member") }
                     if bytes[position] == Byte.comma {
                         position += 1
                         skipWhitespace()
-                        try readKey(into: &stack[top], expecting: "a string (an object's key)")
+                        try readKey(into: &sink, expecting: "a string (an object's key)")
                         continue parsing
                     }
                     guard bytes[position] == Byte.closeBrace else { throw unexpected(expecting: "',' or '}' after an object's member") }
                     position += 1
-                    value = .object(try closeObject(from: stack.removeLast().firstPending))
+                    stack.pop()
+                    try sink.endObject()
                 } else {
-                    pendingElements.append(value)
                     guard position < bytes.count else { throw unexpected(expecting: "',' or ']' after an array's element") }
                     if bytes[position] == Byte.comma {
                         position += 1
@@ -208,9 +354,8 @@ private struct JSONScanner {
                     }
                     guard bytes[position] == Byte.closeBracket else { throw unexpected(expecting: "',' or ']' after an array's element") }
                     position += 1
-                    let first = stack.removeLast().firstPending
-                    value = .array(Array(pendingElements[first...]))
-                    pendingElements.removeSubrange(first...)
+                    stack.pop()
+                    sink.endArray()
                 }
             }
             break parsing
@@ -219,22 +364,6 @@ private struct JSONScanner {
         guard position == bytes.count else {
             throw unexpected(expecting: "the end of the text (only whitespace may follow the value)")
         }
-        return value
-    }
-
-    /// The dictionary of the innermost open object, whose members start at `first` on
-    /// ``pendingMembers``; a key seen twice is an error.
-    private mutating func closeObject(from first: Int) throws(JSONSyntaxError) -> [String: JSONValue] {
-        var members = [String: JSONValue](minimumCapacity: pendingMembers.count - first)
-        for member in pendingMembers[first...] {
-            if members.updateValue(member.value, forKey: member.key) != nil {
-                throw JSONSyntaxError(
-                    offset: member.keyOffset,
-                    message: "duplicate key \(Self.quoted(member.key)) in an object (at byte \(member.keyOffset))")
-            }
-        }
-        pendingMembers.removeSubrange(first...)
-        return members
     }
 
     private func checkDepth(_ depth: Int) throws(JSONSyntaxError) {
@@ -243,16 +372,15 @@ private struct JSONScanner {
         }
     }
 
-    /// Reads `"key" :` and leaves the position where the value starts.
-    private mutating func readKey(into object: inout OpenContainer, expecting: String) throws(JSONSyntaxError) {
+    /// Reads `"key" :`, hands the key to `sink`, and leaves the position where the value starts.
+    private mutating func readKey<Sink: JSONScanSink>(into sink: inout Sink, expecting: String) throws(JSONSyntaxError) {
         guard position < bytes.count, bytes[position] == Byte.quote else {
             if position < bytes.count, bytes[position] == Byte.closeBrace {
                 throw unexpected(expecting: "\(expecting); a comma must not come right before '}'")
             }
             throw unexpected(expecting: expecting)
         }
-        object.pendingKeyOffset = position
-        object.pendingKey = try parseString()
+        try scanString(into: &sink, keyOffset: position)
         skipWhitespace()
         guard position < bytes.count, bytes[position] == Byte.colon else {
             throw unexpected(expecting: "':' after an object's key")
@@ -280,8 +408,10 @@ private struct JSONScanner {
 
     // MARK: Strings
 
-    /// Reads a string starting at its opening quote and leaves the position after the closing one.
-    private mutating func parseString() throws(JSONSyntaxError) -> String {
+    /// Reads a string starting at its opening quote, hands it to `sink` (as the key that starts
+    /// at `keyOffset`, or as a value when that is nil), and leaves the position after the
+    /// closing quote.
+    private mutating func scanString<Sink: JSONScanSink>(into sink: inout Sink, keyOffset: Int?) throws(JSONSyntaxError) {
         let openingQuote = position
         position += 1
         let contentStart = position
@@ -294,11 +424,19 @@ private struct JSONScanner {
             if byte == Byte.quote {
                 let content = UnsafeBufferPointer(rebasing: bytes[contentStart ..< position])
                 if !allASCII { try checkUTF8(contentStart ..< position) }
+                let text = ScannedString(content: content, source: contentStart ..< position, isASCII: allASCII)
                 position += 1
-                return String(decoding: content, as: UTF8.self)
+                if let keyOffset { sink.key(text, offset: keyOffset) } else { sink.string(text) }
+                return
             }
             if byte == Byte.backslash {
-                return try parseStringWithEscapes(contentStart: contentStart, openingQuote: openingQuote, allASCII: allASCII)
+                try scanStringWithEscapes(contentStart: contentStart, openingQuote: openingQuote, allASCII: allASCII)
+                let isASCII = !unescaped.contains { $0 >= 0x80 }
+                unescaped.withUnsafeBufferPointer { content in
+                    let text = ScannedString(content: content, source: nil, isASCII: isASCII)
+                    if let keyOffset { sink.key(text, offset: keyOffset) } else { sink.string(text) }
+                }
+                return
             }
             if byte < 0x20 {
                 throw controlCharacterInString()
@@ -310,7 +448,7 @@ private struct JSONScanner {
     }
 
     /// The rest of a string that has escapes: its bytes are assembled in `unescaped`.
-    private mutating func parseStringWithEscapes(contentStart: Int, openingQuote: Int, allASCII: Bool) throws(JSONSyntaxError) -> String {
+    private mutating func scanStringWithEscapes(contentStart: Int, openingQuote: Int, allASCII: Bool) throws(JSONSyntaxError) {
         var allASCII = allASCII
         unescaped.removeAll(keepingCapacity: true)
         var runStart = contentStart
@@ -321,7 +459,7 @@ private struct JSONScanner {
                 if !allASCII { try checkUTF8(contentStart ..< position) }
                 unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart ..< position]))
                 position += 1
-                return String(decoding: unescaped, as: UTF8.self)
+                return
             }
             if byte == Byte.backslash {
                 unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart ..< position]))
@@ -580,13 +718,6 @@ private struct JSONScanner {
         default:
             return false
         }
-    }
-
-    /// A key as messages show it: in quotes, with JSON's escapes.
-    private static func quoted(_ key: String) -> String {
-        var writer = JSONByteWriter()
-        writer.writeString(key)
-        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     private static func escapeText(_ unit: UInt16) -> String {

@@ -24,7 +24,11 @@ extension JSONValue: Codable {
     /// Takes the value as it is from this wire's decoder; any other decoder is asked for each
     /// kind of value in turn.
     public init(from decoder: any Decoder) throws {
-        if let reader = decoder as? JSONValueReader {
+        if let reader = JSONValueReader.of(decoder) {
+            self = reader.value
+            return
+        }
+        if let reader = JSONTapeReader.of(decoder) {
             self = reader.value
             return
         }

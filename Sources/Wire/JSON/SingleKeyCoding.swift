@@ -37,13 +37,15 @@ public enum SingleKeyCoding {
         // way, and the general way below (a container asked for its keys) costs more than the
         // rest of decoding a small message. Anything but the two good shapes goes the general
         // way, which says what is wrong.
-        if let reader = decoder as? JSONValueReader {
+        if let reader = JSONTapeReader.of(decoder) {
+            if let tag = reader.tag(among: names) { return tag }
+        } else if let reader = JSONValueReader.of(decoder) {
             switch reader.value {
             case let .string(name) where names.contains(name):
                 return Tag(name: name, payload: nil)
             case let .object(members) where members.count == 1:
                 if let (name, payload) = members.first, names.contains(name) {
-                    return Tag(name: name, payload: reader.child(payload, at: .key(AnyCodingKey(name))))
+                    return Tag(name: name, payload: reader.child(payload, at: .name(name)))
                 }
             default:
                 break
@@ -81,7 +83,10 @@ public enum SingleKeyCoding {
     /// message) only to be thrown away, and every tagged value that is not a bare string
     /// would pay for one.
     static func bareString(in decoder: any Decoder) -> String? {
-        if let reader = decoder as? JSONValueReader {
+        if let reader = JSONTapeReader.of(decoder) {
+            return reader.kind == .string ? reader.tape.string(at: reader.index) : nil
+        }
+        if let reader = JSONValueReader.of(decoder) {
             guard case let .string(string) = reader.value else { return nil }
             return string
         }
@@ -90,7 +95,11 @@ public enum SingleKeyCoding {
 
     /// The one key of an object that has exactly one, or nil for any other value.
     static func singleKey(in decoder: any Decoder) -> String? {
-        if let reader = decoder as? JSONValueReader {
+        if let reader = JSONTapeReader.of(decoder) {
+            guard reader.kind == .object, reader.tape.entries[reader.index].second == 1 else { return nil }
+            return reader.tape.string(at: reader.index + 1)
+        }
+        if let reader = JSONValueReader.of(decoder) {
             guard case let .object(members) = reader.value, members.count == 1 else { return nil }
             return members.first?.key
         }

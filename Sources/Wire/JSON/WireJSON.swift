@@ -4,7 +4,8 @@
 ///
 /// Reading is strict (see ``JSONParser``): duplicate keys, text that is not UTF-8 and anything
 /// beyond RFC 8259 are refused with a ``JSONSyntaxError`` that says where and why; values are
-/// then decoded by ``JSONValueDecoder``.
+/// then decoded from the text's ``JSONTape`` by the rules of ``JSONValueDecoder``, with its
+/// errors (``JSONTapeDecoder``).
 public enum WireJSON {
     /// The JSON text of a value.
     ///
@@ -24,7 +25,7 @@ public enum WireJSON {
     ///   `DecodingError` if it is JSON but not a `type`; and whatever `type`'s own decoding
     ///   throws. ``describeDecodingFailure(_:droppingPathPrefix:)`` makes one line of any of them.
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>) throws -> T {
-        try JSONValueDecoder().decode(type, from: JSONParser().parse(bytes))
+        try JSONTapeDecoder.decode(type, from: bytes)
     }
 
     /// The compact JSON text of a value, as a String.
