@@ -119,7 +119,7 @@ extension CoreEngine {
         if !historyFollowers.isEmpty { followHistory(action, revision: revision, json: json, from: origin, client: client) }
         if let client, let seq {
             client.owed += 1
-            pending.append(.frame(client: client.number, bytes: ScriptFrames.ackFrame(seq: seq, revision: revision), isAnswer: true))
+            pending.append(.ack(client: client.number, seq: seq, revision: revision))
         }
         if !kernel.effect.isNone { run(kernel.effect) }
     }

@@ -49,8 +49,16 @@ extension CoreEngine {
     /// Hands the turn's output to the clients, in order.
     func release() {
         guard !pending.isEmpty, !failed else { return }
-        let turn = pending
-        pending.removeAll(keepingCapacity: true)
+        // Taken whole (a copy would make the queue's next removal allocate new storage), and
+        // its storage given back for the next turn unless something was queued meanwhile.
+        var turn: [Pending] = []
+        swap(&turn, &pending)
+        defer {
+            if pending.isEmpty {
+                turn.removeAll(keepingCapacity: true)
+                swap(&turn, &pending)
+            }
+        }
         for item in turn {
             switch item {
             case let .frame(number, bytes, isAnswer):
@@ -61,6 +69,15 @@ extension CoreEngine {
                     client.held.append((bytes, isAnswer))
                 } else {
                     client.output.append(bytes, isAnswer: isAnswer)
+                }
+                touched.insert(number)
+            case let .ack(number, seq, revision):
+                guard let client = clients[number] else { continue }
+                client.owed -= 1
+                if client.lagging {
+                    client.held.append((ScriptFrames.ackFrame(seq: seq, revision: revision), true))
+                } else {
+                    client.output.appendAck(seq: seq, revision: revision)
                 }
                 touched.insert(number)
             case let .resync(number, bytes):

@@ -336,6 +336,9 @@ extension CoreEngine: EngineEventSink {
 enum Pending {
     /// A frame for one client; an answer counts against its unanswered limit.
     case frame(client: Int, bytes: [UInt8], isAnswer: Bool)
+    /// An applied action's ack, written straight into its client's output when released (the
+    /// most common answer, with no array of its own).
+    case ack(client: Int, seq: UInt64, revision: UInt64)
     /// A client's welcome: from then on it gets what is sent to every shell.
     case welcome(client: Int, bytes: [UInt8])
     /// The whole state for one receiver that asked for it (a resync).

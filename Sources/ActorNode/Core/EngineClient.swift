@@ -33,6 +33,12 @@ struct OutputBuffer {
         if isWholeState { stateFrameEnd = bytes.count }
     }
 
+    /// Queues an ack (``ScriptFrames/ackFrame(seq:revision:)``), written in place.
+    mutating func appendAck(seq: UInt64, revision: UInt64) {
+        ScriptFrames.appendAckFrame(seq: seq, revision: revision, to: &bytes)
+        answerEnds.append(bytes.count)
+    }
+
     /// Writes as much as the socket takes now; returns false when the socket failed.
     mutating func flush(to fd: Int32) -> Bool {
         while head < bytes.count {

@@ -1,3 +1,5 @@
+import Wire
+
 /// How records sit in journal and snapshot files: a 4-byte big-endian payload length, a 4-byte
 /// big-endian CRC-32C of the payload, then the payload (UTF-8 JSON).
 ///
@@ -11,36 +13,10 @@ package enum DurableRecord {
     /// The bytes of a record holding `payload`.
     package static func encode(_ payload: [UInt8]) -> [UInt8] {
         var bytes = [UInt8]()
-        bytes.reserveCapacity(headerLength + payload.count)
-        append(UInt32(payload.count), to: &bytes)
-        append(CRC32C.checksum(payload), to: &bytes)
-        bytes.append(contentsOf: payload)
+        bytes.appendWritten(atMost: headerLength + payload.count) { cursor in
+            cursor.writeRecord { $0.write(payload) }
+        }
         return bytes
-    }
-
-    /// Starts a record at the end of `bytes`, whose payload the caller appends next: room for
-    /// the header, which ``endRecord(in:startingAt:)`` fills in. Returns where the record starts.
-    /// (A record made in place, without an array of its own.)
-    static func beginRecord(in bytes: inout [UInt8]) -> Int {
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: headerLength))
-        return start
-    }
-
-    /// Fills in the header of the record that starts at `start`, its payload being everything
-    /// after the header to the end of `bytes`.
-    static func endRecord(in bytes: inout [UInt8], startingAt start: Int) {
-        let length = UInt32(bytes.count - start - headerLength)
-        let checksum = bytes.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[(start + headerLength)...])) }
-        store(length, in: &bytes, at: start)
-        store(checksum, in: &bytes, at: start + 4)
-    }
-
-    private static func store(_ value: UInt32, in bytes: inout [UInt8], at offset: Int) {
-        bytes[offset] = UInt8(truncatingIfNeeded: value >> 24)
-        bytes[offset + 1] = UInt8(truncatingIfNeeded: value >> 16)
-        bytes[offset + 2] = UInt8(truncatingIfNeeded: value >> 8)
-        bytes[offset + 3] = UInt8(truncatingIfNeeded: value)
     }
 
     /// What is found at an offset of a file.
@@ -75,13 +51,6 @@ package enum DurableRecord {
         return .record(payload: payload, next: offset + headerLength + length)
     }
 
-    private static func append(_ value: UInt32, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(truncatingIfNeeded: value >> 24))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 16))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
-        bytes.append(UInt8(truncatingIfNeeded: value))
-    }
-
     /// The payload length the header at `offset` declares (0 when the header is cut short).
     static func declaredLength(_ bytes: [UInt8], at offset: Int) -> Int {
         guard bytes.count - offset >= 4 else { return 0 }
@@ -90,5 +59,20 @@ package enum DurableRecord {
 
     private static func readUInt32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
         (0 ..< 4).reduce(UInt32(0)) { $0 << 8 | UInt32(bytes[offset + $1]) }
+    }
+}
+
+extension ByteCursor {
+    /// Writes a record whose payload `payload` writes: its header (the payload's length and
+    /// checksum, filled in once it is written), then the payload (at most 8 + the payload's
+    /// bytes).
+    /// - Parameter payload: writes the payload.
+    mutating func writeRecord(_ payload: (inout ByteCursor) -> Void) {
+        let start = count
+        for _ in 0 ..< DurableRecord.headerLength { write(0 as UInt8) }
+        payload(&self)
+        let body = written(from: start + DurableRecord.headerLength)
+        store(bigEndian: UInt32(truncatingIfNeeded: body.count), at: start)
+        store(bigEndian: CRC32C.checksum(body), at: start + 4)
     }
 }

@@ -11,6 +11,10 @@ package enum JournalRecordText {
     private static let revisionKey = Array(#","revision":"#.utf8)
     private static let seqKey = Array(#","seq":"#.utf8)
 
+    /// The most bytes an entry takes beyond its action's and its client's: the keys, a time
+    /// of at most 32 bytes, two numbers of at most 20 digits, and the closing brace.
+    static let longestFixedPart = 10 + 6 + 32 + 10 + 12 + 20 + 7 + 20 + 1
+
     /// The entry's JSON.
     /// - Parameters:
     ///   - action: the action's JSON text.
@@ -20,30 +24,32 @@ package enum JournalRecordText {
     ///   - seq: its sequence number.
     package static func entry(action: ArraySlice<UInt8>, at: Double, client: [UInt8], revision: UInt64, seq: UInt64) -> [UInt8] {
         var text: [UInt8] = []
-        text.reserveCapacity(action.count + client.count + 96)
-        append(action: action, at: at, client: client, revision: revision, seq: seq, to: &text)
+        text.appendWritten(atMost: action.count + client.count + longestFixedPart) { cursor in
+            write(action: action, at: at, client: client, revision: revision, seq: seq, to: &cursor)
+        }
         return text
     }
 
-    /// Appends the entry's JSON to `text` (the journal's buffer: no array of its own).
+    /// Writes the entry's JSON (at most ``longestFixedPart`` bytes more than the action and
+    /// the client take) through `cursor` (into the journal's buffer: no array of its own).
     /// - Parameters:
     ///   - action: the action's JSON text.
     ///   - at: when it was applied, in seconds since 1970.
     ///   - client: the client id, already as a JSON string (``JSONFragment/string(_:)``).
     ///   - revision: the revision it made.
     ///   - seq: its sequence number.
-    ///   - text: where it goes.
-    static func append(action: ArraySlice<UInt8>, at: Double, client: [UInt8], revision: UInt64, seq: UInt64, to text: inout [UInt8]) {
-        text += actionKey
-        text += action
-        text += atKey
-        JSONFragment.append(at, to: &text)
-        text += clientKey
-        text += client
-        text += revisionKey
-        JSONFragment.append(revision, to: &text)
-        text += seqKey
-        JSONFragment.append(seq, to: &text)
-        text.append(UInt8(ascii: "}"))
+    ///   - cursor: where it goes.
+    static func write(action: ArraySlice<UInt8>, at: Double, client: [UInt8], revision: UInt64, seq: UInt64, to cursor: inout ByteCursor) {
+        cursor.write(actionKey)
+        cursor.write(action)
+        cursor.write(atKey)
+        cursor.writeDouble(at)
+        cursor.write(clientKey)
+        cursor.write(client)
+        cursor.write(revisionKey)
+        cursor.writeDecimal(revision)
+        cursor.write(seqKey)
+        cursor.writeDecimal(seq)
+        cursor.write(UInt8(ascii: "}"))
     }
 }

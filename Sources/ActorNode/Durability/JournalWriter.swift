@@ -110,9 +110,12 @@ final class JournalWriter<State: Codable & Sendable> {
     ///   - revision: the revision it made.
     ///   - seq: its sequence number.
     func appendEntry(action: ArraySlice<UInt8>, at: Double, client: [UInt8], revision: UInt64, seq: UInt64) {
-        let start = DurableRecord.beginRecord(in: &buffer)
-        JournalRecordText.append(action: action, at: at, client: client, revision: revision, seq: seq, to: &buffer)
-        DurableRecord.endRecord(in: &buffer, startingAt: start)
+        let longest = DurableRecord.headerLength + action.count + client.count + JournalRecordText.longestFixedPart
+        buffer.appendWritten(atMost: longest) { cursor in
+            cursor.writeRecord { payload in
+                JournalRecordText.write(action: action, at: at, client: client, revision: revision, seq: seq, to: &payload)
+            }
+        }
         lastRevision = revision
     }
 

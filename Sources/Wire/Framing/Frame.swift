@@ -63,3 +63,20 @@ package enum Frame {
         bytes[start + 3] = UInt8(truncatingIfNeeded: length)
     }
 }
+
+extension ByteCursor {
+    /// Writes a frame whose payload `payload` writes: its length prefix, filled in once the
+    /// payload is written, and the payload (at most 4 + the payload's bytes).
+    /// - Parameter payload: writes the payload.
+    package mutating func writeFrame(_ payload: (inout ByteCursor) -> Void) {
+        let start = count
+        write(0 as UInt8)
+        write(0 as UInt8)
+        write(0 as UInt8)
+        write(0 as UInt8)
+        payload(&self)
+        let length = count - start - Frame.headerLength
+        precondition(length <= Frame.absoluteMaximumPayloadLength, "a frame's payload of \(length) bytes")
+        store(bigEndian: UInt32(truncatingIfNeeded: length), at: start)
+    }
+}

@@ -34,17 +34,7 @@ struct JSONByteWriter {
 
     /// Appends `value` in decimal digits.
     static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
-        var magnitude = value
-        // Digits come out last first; 20 is enough for any UInt64.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = digits.count
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude != 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
-        }
+        bytes.appendWritten(atMost: 20) { $0.writeDecimal(value) }
     }
 
     /// Writes a finite double (the callers refuse the others with an error that has a path).
@@ -76,24 +66,9 @@ struct JSONByteWriter {
         return microseconds
     }
 
-    /// Writes millionths as a decimal number: the whole part, then up to six digits after the
-    /// point without trailing zeros (none, and no point, for a whole number).
+    /// Writes millionths as a decimal number (see ``ByteCursor/writeMicroseconds(_:)``).
     private mutating func writeMicroseconds(_ microseconds: UInt64) {
-        Self.appendDecimal(microseconds / 1_000_000, to: &bytes)
-        var fraction = microseconds % 1_000_000
-        guard fraction != 0 else { return }
-        var digits = 6
-        while fraction % 10 == 0 {
-            fraction /= 10
-            digits -= 1
-        }
-        bytes.append(UInt8(ascii: "."))
-        var divisor: UInt64 = 1
-        for _ in 1 ..< digits { divisor *= 10 }
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
-            divisor /= 10
-        }
+        bytes.appendWritten(atMost: 27) { $0.writeMicroseconds(microseconds) }
     }
 
     /// Writes a finite Float as its own shortest text.

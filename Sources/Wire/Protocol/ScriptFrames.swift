@@ -82,16 +82,26 @@ package enum ScriptFrames {
     ///   - revision: the revision it made (or made before, for a resend).
     package static func ackFrame(seq: UInt64, revision: UInt64) -> [UInt8] {
         var frame: [UInt8] = []
-        frame.reserveCapacity(64)
-        let start = Frame.beginFrame(in: &frame)
-        frame += ackStart
-        JSONFragment.append(revision, to: &frame)
-        frame += ackSeqKey
-        JSONFragment.append(seq, to: &frame)
-        frame.append(UInt8(ascii: "}"))
-        frame.append(UInt8(ascii: "}"))
-        Frame.endFrame(in: &frame, startingAt: start)
+        appendAckFrame(seq: seq, revision: revision, to: &frame)
         return frame
+    }
+
+    /// Appends ``ackFrame(seq:revision:)`` to `bytes` (a client's output: no array of its own).
+    /// - Parameters:
+    ///   - seq: the acknowledged action's sequence number.
+    ///   - revision: the revision it made (or made before, for a resend).
+    ///   - bytes: where it goes.
+    package static func appendAckFrame(seq: UInt64, revision: UInt64, to bytes: inout [UInt8]) {
+        // The header, the two keys, two numbers of at most 20 digits and the closing braces.
+        bytes.appendWritten(atMost: Frame.headerLength + ackStart.count + ackSeqKey.count + 42) { cursor in
+            cursor.writeFrame { payload in
+                payload.write(ackStart)
+                payload.writeDecimal(revision)
+                payload.write(ackSeqKey)
+                payload.writeDecimal(seq)
+                payload.write("}}")
+            }
+        }
     }
 
     /// The ack in `payload` if it is written exactly as the core writes acks,
