@@ -24,7 +24,7 @@ struct ActionTimingTests {
             state = now(environment)
             return .none
         }
-        var kernel = StoreKernel(state: nil, reducer: reducer, environment: environment, time: time)
+        let kernel = StoreKernel(state: nil, reducer: reducer, environment: environment, time: time)
         _ = kernel.apply(.stamp, from: .effect(nil))
         return (kernel.state, time.now)
     }

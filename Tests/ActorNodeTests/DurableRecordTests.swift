@@ -152,7 +152,7 @@ struct ClientLedgerTests {
 struct ExactlyOnceTests {
     @Test("a resent (client, seq) is not applied again and gets its original revision")
     func resend() {
-        var kernel = StoreKernel(state: 0, reducer: probeReducer, environment: ProbeEnvironment(time: TestTime()), time: TestTime())
+        let kernel = StoreKernel(state: 0, reducer: probeReducer, environment: ProbeEnvironment(time: TestTime()), time: TestTime())
         guard case let .applied(first) = kernel.apply(.got(5), from: .client(id: "c", seq: 1)) else {
             Issue.record("not applied")
             return

@@ -50,7 +50,7 @@ struct PollReducerTests {
     @Test("close --in is a durable timer: the store keeps it, a replay of the journal finds it again, its firing or a close now ends it")
     func durableDeadline() throws {
         let time = TestTime()
-        var kernel = StoreKernel(state: PollState(), reducer: PollCore.reducer, environment: CoreServices(time: time), time: time)
+        let kernel = StoreKernel(state: PollState(), reducer: PollCore.reducer, environment: CoreServices(time: time), time: time)
         var entries: [JournalEntry<PollAction>] = []
         func apply(_ action: PollAction, from origin: ActionOrigin = .outside(nil)) throws {
             guard case let .applied(revision) = kernel.apply(action, from: origin) else { throw Rejection(code: "x", message: "\(action) was not applied") }
@@ -76,7 +76,7 @@ struct PollReducerTests {
     @Test("a snapshot keeps the durable timers, and a store recovered from it has them")
     func snapshotKeepsTimers() throws {
         let time = TestTime()
-        var kernel = StoreKernel(state: PollState(), reducer: PollCore.reducer, environment: CoreServices(time: time), time: time)
+        let kernel = StoreKernel(state: PollState(), reducer: PollCore.reducer, environment: CoreServices(time: time), time: time)
         _ = kernel.apply(.close(in: 60), from: .outside(nil))
         let kept = try #require(try kernel.timers.snapshotTimers())
         #expect(kept == [SnapshotTimer(id: "close", at: time.now.timeIntervalSince1970 + 60, action: try JSONValue(encoding: PollAction.close()))])

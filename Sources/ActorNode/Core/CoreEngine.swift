@@ -80,7 +80,7 @@ package actor CoreEngine<State: Codable & Sendable & Equatable, Action: Codable 
     // thread, and none of its accesses calls out to code that could come back to it (the
     // compiler's static check still covers each function). EngineClient's and JournalWriter's
     // state, owned by the engine, is marked for the same reason.
-    @exclusivity(unchecked) var kernel: StoreKernel<State, Action, Environment>
+    let kernel: StoreKernel<State, Action, Environment>
     let runtime: EffectRuntime<Action>
     let journal: JournalWriter<State>?
     let limits: Limits

@@ -1,33 +1,39 @@
 import FoundationEssentials
 import Wire
 
-/// The rules of the single writer, as a value: apply an action with the reducer (at most once
-/// per client and sequence number), number it with the next revision, and record it in the
-/// ledger. It runs no effects and tells no one: its owner (a core's engine on its event loop)
-/// does that with what ``apply(_:from:)`` returns and the kernel's ``effect``.
-package struct StoreKernel<State: Sendable, Action: Sendable, Environment: Sendable>: Sendable {
+/// The rules of the single writer: apply an action with the reducer (at most once per client
+/// and sequence number), number it with the next revision, and record it in the ledger. It runs
+/// no effects and tells no one: its owner (a core's engine on its event loop) does that with
+/// what ``apply(_:from:)`` returns and the kernel's ``effect``.
+///
+/// A class, owned by one engine and used on its thread only: the engine's code is not
+/// specialized for the app's types, and a method of a generic struct called from such code is
+/// handed the struct's metadata, looked up in the runtime's cache at every call (about 350
+/// instructions an action, callgrind); an instance of a generic class carries its own. Its state
+/// is marked `@exclusivity(unchecked)`, as its engine's is (see `CoreEngine`).
+package final class StoreKernel<State: Sendable, Action: Sendable, Environment: Sendable> {
     // The stored properties whose size does not depend on the app's types come first: their
     // places are then known when compiled, and the core's unspecialized code reaches them
     // without looking up this type's metadata.
 
     /// The revision of ``state``: the number of actions applied since the beginning.
-    package private(set) var revision: UInt64
+    @exclusivity(unchecked) package private(set) var revision: UInt64
     /// Which client actions were applied, for exactly-once.
-    package private(set) var ledger: ClientLedger
+    @exclusivity(unchecked) package private(set) var ledger: ClientLedger
     /// The durable timers scheduled now.
-    package private(set) var timers: DurableTimers<Action>
+    @exclusivity(unchecked) package private(set) var timers: DurableTimers<Action>
     /// What the last applied action's reducer asked to run next.
-    package private(set) var effect: Effect<Action> = .none
+    @exclusivity(unchecked) package private(set) var effect: Effect<Action> = .none
     /// The moment the last applied action's reducer saw as "now" (recorded, so that a replay
     /// sees it again).
-    package private(set) var moment = Date(timeIntervalSince1970: 0)
+    @exclusivity(unchecked) package private(set) var moment = Date(timeIntervalSince1970: 0)
     let reducer: Reducer<State, Action, Environment>
     let time: any TimeSource
     /// Sets the environment's "now" for each action, when it takes one.
     private let timing: @Sendable (Environment, Date) -> Environment
     let environment: Environment
     /// The state after every action applied so far.
-    package private(set) var state: State
+    @exclusivity(unchecked) package private(set) var state: State
 
     /// - Parameters:
     ///   - state: the state to start from.
@@ -60,7 +66,7 @@ package struct StoreKernel<State: Sendable, Action: Sendable, Environment: Senda
     ///   - origin: who sent it; a client's (id, seq) is applied at most once, and a timer's
     ///     firing only while that timer is scheduled (``DurableTimers/isScheduled(_:deadline:)``;
     ///     the caller checks it first).
-    package mutating func apply(_ action: Action, from origin: ActionOrigin) -> ApplyOutcome {
+    package func apply(_ action: Action, from origin: ActionOrigin) -> ApplyOutcome {
         var place: [String: ClientLedger.Client].Index?
         if case let .client(id, seq) = origin {
             place = ledger.place(of: id)

@@ -177,8 +177,11 @@ final class JSONTapeReader: Decoder, JSONScalarReading {
             return names.contains(name) ? name : nil
         }
         return tape.withBytes(of: entry) { bytes in
-            for name in names where name.utf8.count == bytes.count && name.utf8.elementsEqual(bytes) {
-                return name
+            for name in names where name.utf8.count == bytes.count {
+                // Compared as two buffers (a String's UTF-8 view, walked as a collection, costs
+                // several times as much).
+                var candidate = name
+                if candidate.withUTF8({ JSONTape.same($0, bytes) }) { return name }
             }
             return nil
         }
