@@ -17,10 +17,12 @@ extension CoreEngine {
         guard !pending.isEmpty || !touched.isEmpty || !heldBack.isEmpty || turnWanted || (journal?.hasPending ?? false) else { return }
         turnWanted = false
         // Frames held back until their clients read some answers, now that they may have.
-        for number in heldBack.sorted() {
-            guard let client = clients[number], canRead(client) else { continue }
-            handleFrames(client)
-            updateBudget(client)
+        if !heldBack.isEmpty {
+            for number in heldBack.sorted() {
+                guard let client = clients[number], canRead(client) else { continue }
+                handleFrames(client)
+                updateBudget(client)
+            }
         }
         if let journal, journal.hasPending, !failed {
             if journal.policy == .always {

@@ -139,7 +139,7 @@ package final class EventLoop: SerialExecutor, Sendable {
     @discardableResult
     package func schedule(after delay: Duration, _ body: @escaping @Sendable () -> Void) -> Timer {
         let id = nextToken.wrappingAdd(1, ordering: .relaxed).oldValue
-        let deadline = ContinuousClock.now + delay
+        let deadline = MonotonicClock.deadline(after: delay)
         let isEarliest = timers.withLock { heap in
             heap.insert(id: id, deadline: deadline, payload: body)
             return heap.nextDeadline == deadline
@@ -267,7 +267,7 @@ package final class EventLoop: SerialExecutor, Sendable {
 
     /// Milliseconds until the earliest timer, rounded up (-1: none, wait for events only).
     private func waitTimeout() -> Int32 {
-        PollTimeout.milliseconds(until: timers.withLock { $0.nextDeadline })
+        MonotonicClock.milliseconds(until: timers.withLock { $0.nextDeadline })
     }
 
     /// Handles the descriptors that are ready now, without waiting and without ending the turn:
@@ -310,7 +310,7 @@ package final class EventLoop: SerialExecutor, Sendable {
     }
 
     private func runDueTimers() {
-        let due = timers.withLock { $0.popExpired(now: .now) }
+        let due = timers.withLock { $0.popExpired(now: MonotonicClock.now) }
         for entry in due { entry.payload() }
     }
 

@@ -1,10 +1,13 @@
 /// Timers ordered by deadline, as an indexed binary min-heap: the earliest is found in O(1),
 /// added and removed (also from the middle, when cancelled) in O(log n). A cancelled timer's
 /// entry and closure are freed at once, not when its deadline would have come.
+///
+/// Deadlines are ``MonotonicClock`` readings, in nanoseconds.
 struct TimerHeap<Payload> {
     struct Entry {
         let id: UInt64
-        let deadline: ContinuousClock.Instant
+        /// When it is due, in ``MonotonicClock`` nanoseconds.
+        let deadline: UInt64
         let payload: Payload
     }
 
@@ -18,9 +21,9 @@ struct TimerHeap<Payload> {
     /// The earliest deadline, if any. (Read in place, as in ``popExpired(now:)``:
     /// `entries.first` would copy the entry, its payload retained and released, at every turn
     /// of the loop.)
-    var nextDeadline: ContinuousClock.Instant? { entries.isEmpty ? nil : entries[0].deadline }
+    var nextDeadline: UInt64? { entries.isEmpty ? nil : entries[0].deadline }
 
-    mutating func insert(id: UInt64, deadline: ContinuousClock.Instant, payload: Payload) {
+    mutating func insert(id: UInt64, deadline: UInt64, payload: Payload) {
         entries.append(Entry(id: id, deadline: deadline, payload: payload))
         positions[id] = entries.count - 1
         siftUp(entries.count - 1)
@@ -34,7 +37,7 @@ struct TimerHeap<Payload> {
     }
 
     /// Removes and returns every timer whose deadline is at or before `now`, earliest first.
-    mutating func popExpired(now: ContinuousClock.Instant) -> [Entry] {
+    mutating func popExpired(now: UInt64) -> [Entry] {
         var expired: [Entry] = []
         while !entries.isEmpty, entries[0].deadline <= now {
             expired.append(remove(at: 0))
