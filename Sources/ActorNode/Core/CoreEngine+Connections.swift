@@ -121,7 +121,7 @@ extension CoreEngine {
     func clientReady(_ number: Int, events: UInt32) {
         guard let client = clients[number] else { return }
         if events & EPOLLOUT.rawValue != 0 || events & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 {
-            touched.insert(number)
+            touched.insert(client)
         }
         if events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 {
             read(client)
@@ -159,7 +159,7 @@ extension CoreEngine {
                 return
             }
         }
-        touched.insert(number)
+        touched.insert(client)
     }
 
     /// Whether a client may be read from now: it is not ending, and it reads its answers.
@@ -188,7 +188,7 @@ extension CoreEngine {
                 return
             }
             guard let frame else {
-                heldBack.remove(number)
+                if !heldBack.isEmpty { heldBack.remove(number) }
                 if client.inputEnded { endInput(client) }
                 return
             }

@@ -39,13 +39,10 @@ extension CoreEngine {
     }
 
     func settleTouched() {
-        if touched.count == 1, let only = touched.first {
-            // The common turn (one client's action answered) needs no sorting.
-            settle(only)
-        } else {
-            for number in touched.sorted() { settle(number) }
-        }
-        touched.removeAll(keepingCapacity: true)
+        guard !touched.isEmpty else { return }
+        var numbers = touched.takeAll(from: clients)
+        for index in numbers.indices { settle(numbers[index]) }
+        touched.giveBack(&numbers)
     }
 
     /// Hands the turn's output to the clients, in order.
@@ -72,7 +69,7 @@ extension CoreEngine {
                 } else {
                     client.output.append(bytes, isAnswer: isAnswer)
                 }
-                touched.insert(number)
+                touched.insert(client)
             case let .ack(number, seq, revision):
                 guard let client = clients[number] else { continue }
                 client.owed -= 1
@@ -81,17 +78,17 @@ extension CoreEngine {
                 } else {
                     client.output.appendAck(seq: seq, revision: revision)
                 }
-                touched.insert(number)
+                touched.insert(client)
             case let .resync(number, bytes):
                 guard let client = clients[number], client.greeted, !client.finished else { continue }
                 // A lagging client gets the newest state when it catches up.
                 if !client.lagging { client.output.append(bytes, isWholeState: true) }
-                touched.insert(number)
+                touched.insert(client)
             case let .welcome(number, bytes):
                 guard let client = clients[number] else { continue }
                 client.output.append(bytes, isWholeState: true)
                 client.greeted = true
-                touched.insert(number)
+                touched.insert(client)
             case let .rendition(bytes):
                 for number in receivers {
                     // Not before its welcome, which holds this revision or a later one, nor
@@ -103,7 +100,7 @@ extension CoreEngine {
                     } else {
                         client.output.append(bytes)
                     }
-                    touched.insert(number)
+                    touched.insert(client)
                 }
             case let .notice(bytes):
                 for number in receivers {
@@ -115,7 +112,7 @@ extension CoreEngine {
                     } else {
                         client.output.append(bytes)
                     }
-                    touched.insert(number)
+                    touched.insert(client)
                     if client.heldMessages > limits.heldMessageLimit { tooSlow(number) }
                 }
             case let .presence(except):
@@ -123,15 +120,15 @@ extension CoreEngine {
             case let .lookBack(number, query):
                 startLook(query, for: number)
             case let .finish(number):
-                guard clients[number] != nil else { continue }
-                clients[number]!.finished = true
-                clients[number]!.deadline = ContinuousClock.now + limits.closingGrace
-                touched.insert(number)
+                guard let client = clients[number] else { continue }
+                client.finished = true
+                client.deadline = ContinuousClock.now + limits.closingGrace
+                touched.insert(client)
                 let deadline = limits.closingGrace
                 loop.schedule(after: deadline) { [weak self] in
                     self?.onLoopThread { engine in
-                        guard engine.clients[number]?.finishing == true else { return }
-                        engine.touched.insert(number)
+                        guard let client = engine.clients[number], client.finishing else { return }
+                        engine.touched.insert(client)
                         engine.turnWanted = true
                     }
                 }
@@ -151,7 +148,7 @@ extension CoreEngine {
             } else {
                 client.output.append(bytes)
             }
-            touched.insert(number)
+            touched.insert(client)
         }
     }
 
@@ -276,7 +273,7 @@ extension CoreEngine {
         if client.sessionJournaled { journal?.closeSession(number) }
         endHistory(for: number)
         heldBack.remove(number)
-        touched.remove(number)
+        touched.remove(client)
         if receivers.remove(number) != nil, let hello = client.hello {
             log("detached \(hello.role.rawValue) '\(PeerText.forLog(hello.name))' (client \(PeerText.forLog(hello.client)))")
             if !stopped { announcePresence(except: nil) }

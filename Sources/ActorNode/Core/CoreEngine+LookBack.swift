@@ -180,7 +180,7 @@ extension CoreEngine {
             return
         }
         client.output.append(bytes)
-        touched.insert(number)
+        touched.insert(client)
         touchTurn()
         if client.output.unsent <= Self.historyBatch {
             pipe.resume()
@@ -207,7 +207,7 @@ extension CoreEngine {
         if !answered { historyFollowers[number] = nil }
         guard let client = clients[number], !client.finishing else { return }
         client.output.append(bytes)
-        touched.insert(number)
+        touched.insert(client)
         if var follower = historyFollowers[number], follower.loading {
             for frame in follower.held { pending.append(.frame(client: number, bytes: frame, isAnswer: false)) }
             follower.held = []

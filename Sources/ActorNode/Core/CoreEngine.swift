@@ -98,7 +98,7 @@ package actor CoreEngine<State: Codable & Sendable & Equatable, Action: Codable 
     /// The turn's output, released in order once the turn's journal records are written.
     @exclusivity(unchecked) var pending: [Pending] = []
     /// Clients with something to write, or to look at again, at the end of the turn.
-    @exclusivity(unchecked) var touched: Set<Int> = []
+    @exclusivity(unchecked) var touched = TouchedClients()
     /// Clients whose frames wait in their decoder until they read some of their answers.
     @exclusivity(unchecked) var heldBack: Set<Int> = []
     @exclusivity(unchecked) var listener: (fd: Int32, token: UInt64, path: String)?

@@ -139,6 +139,8 @@ final class EngineClient {
     @exclusivity(unchecked) var sessionJournaled = false
     /// Who it is, as the journal records it: made once, when first needed.
     @exclusivity(unchecked) var session: SessionRecord?
+    /// Marked to be looked at again at the end of the turn (``TouchedClients``).
+    @exclusivity(unchecked) var touched = false
     /// Dropped from the engine's table: whoever still holds it must let it be.
     @exclusivity(unchecked) var gone = false
 

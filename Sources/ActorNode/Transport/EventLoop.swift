@@ -29,7 +29,7 @@ package final class EventLoop: SerialExecutor, Sendable {
 
     private let epollFD: Int32
     private let wakeFD: Int32
-    private let handlers = Mutex<[UInt64: any EventHandler]>([:])
+    private let handlers = Mutex(HandlerTable())
     private let nextToken = Atomic<UInt64>(1)
     private let timers = Mutex(TimerHeap<@Sendable () -> Void>())
     /// Jobs of actors that run on this loop and closures given to ``execute(_:)``, waiting for
@@ -98,14 +98,13 @@ package final class EventLoop: SerialExecutor, Sendable {
     /// Starts watching `fd` for `events` on behalf of `handler`; returns the token to modify or
     /// remove the registration with.
     package func register(_ fd: Int32, events: UInt32, handler: any EventHandler) throws(SystemError) -> UInt64 {
-        let token = nextToken.wrappingAdd(1, ordering: .relaxed).oldValue
-        handlers.withLock { $0[token] = handler }
+        let token = handlers.withLock { $0.add(handler) }
         var event = epoll_event()
         event.events = events
         event.data.u64 = token
         guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else {
             let error = SystemError("epoll_ctl(ADD)")
-            handlers.withLock { _ = $0.removeValue(forKey: token) }
+            handlers.withLock { $0.remove(token) }
             throw error
         }
         return token
@@ -123,7 +122,7 @@ package final class EventLoop: SerialExecutor, Sendable {
     package func deregister(_ fd: Int32, token: UInt64) {
         var event = epoll_event()
         _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, &event)
-        handlers.withLock { _ = $0.removeValue(forKey: token) }
+        handlers.withLock { $0.remove(token) }
     }
 
     /// A timer set with ``schedule(after:_:)``, to cancel it with.
@@ -302,7 +301,7 @@ package final class EventLoop: SerialExecutor, Sendable {
                 _ = read(wakeFD, &value, MemoryLayout<UInt64>.size)
                 continue
             }
-            guard let handler = handlers.withLock({ $0[token] }) else { continue }
+            guard let handler = handlers.withLock({ $0.handler(for: token) }) else { continue }
             handler.handleEvents(event.events, scratch: scratch)
             handled += 1
         }

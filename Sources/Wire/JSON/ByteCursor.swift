@@ -49,19 +49,30 @@ package struct ByteCursor {
         write(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// Writes a whole number in decimal digits (at most 20 bytes).
+    /// Writes a whole number in decimal digits (at most 20 bytes), two at a time (no table:
+    /// a global table is checked for its first use at every access).
     package mutating func writeDecimal(_ value: UInt64) {
         var length = 1
-        var rest = value / 10
-        while rest != 0 {
+        var power: UInt64 = 10
+        while length < 20, value >= power {
             length += 1
-            rest /= 10
+            power &*= 10
         }
         let place = claim(length)
         var value = value
-        for index in stride(from: length - 1, through: 0, by: -1) {
-            place[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
-            value /= 10
+        var end = length
+        while value >= 100 {
+            let pair = value % 100
+            value /= 100
+            end -= 2
+            place[end] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair / 10)
+            place[end + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair % 10)
+        }
+        if value >= 10 {
+            place[end - 2] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
+            place[end - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+        } else {
+            place[end - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value)
         }
     }
 
