@@ -160,7 +160,7 @@ struct JSONTapeDecoderTests {
     @Test("a document inside a larger buffer is read from its range")
     func range() throws {
         let text = Array(#"xx{"add":{"text":"buy milk"}}yy"#.utf8)
-        #expect(try JSONTapeDecoder.decode(AppAction.self, from: text, range: 2 ..< text.count - 2) == .todo(.add(text: "buy milk")))
-        #expect(throws: JSONSyntaxError.self) { try JSONTapeDecoder.decode(AppAction.self, from: text, range: 0 ..< text.count) }
+        #expect(try JSONTape(text[2 ..< text.count - 2]).decode(AppAction.self) == .todo(.add(text: "buy milk")))
+        #expect(throws: JSONSyntaxError.self) { try JSONTape(text[...]).decode(AppAction.self) }
     }
 }

@@ -3,8 +3,10 @@
 /// (how strict a number is, what a null means) and the errors that say why one does not fit,
 /// worded the same whichever reader read it.
 protocol JSONScalarReading: AnyObject {
-    /// Where the reader's value is in the document.
-    var codingPath: [any CodingKey] { get }
+    /// The reader of the value that holds this one (nil for the document's).
+    var parentReader: (any JSONScalarReading)? { get }
+    /// Where this value is in its parent's (nil for the document's).
+    var step: CodingPathStep? { get }
 }
 
 /// How a `valueNotFound` for reading past the end of an array starts, so that
@@ -18,6 +20,17 @@ func wireKeyOrder(_ one: String, _ other: String) -> Bool {
 }
 
 extension JSONScalarReading {
+    /// Where the reader's value is in the document, put together only when asked for (an
+    /// error, mostly).
+    var codingPath: [any CodingKey] {
+        var path = parentReader?.codingPath ?? []
+        if let step { path.append(step.key) }
+        return path
+    }
+
+    /// None: the wire reads JSON one way.
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
     // MARK: Scalars, shared by the three kinds of container
     //
     // `step` says where the value is, for an error; it is only worked out when there is one.

@@ -3,18 +3,6 @@
 /// the same text, without making that ``JSONValue`` first (no dictionary per object, no string
 /// per key: at an action's size, a third of the instructions).
 package enum JSONTapeDecoder {
-    /// Decodes a value of `type` from the JSON document at `text[range]`.
-    ///
-    /// - Parameters:
-    ///   - type: the type to decode.
-    ///   - text: the bytes (kept while decoding, not copied).
-    ///   - range: where the document is.
-    /// - Throws: ``JSONSyntaxError`` if the text is not JSON as this wire takes it;
-    ///   `DecodingError` if it is JSON but not a `type`; and whatever `type`'s own decoding throws.
-    package static func decode<T: Decodable>(_ type: T.Type, from text: [UInt8], range: Range<Int>) throws -> T {
-        try JSONTape(text[range]).decode(type)
-    }
-
     /// Decodes a value of `type` from a whole JSON text.
     ///
     /// - Parameters:
@@ -50,7 +38,7 @@ final class JSONTapeReader: Decoder, JSONScalarReading {
     /// member that is missing).
     let index: Int
     private let parent: JSONTapeReader?
-    private let step: CodingPathStep?
+    let step: CodingPathStep?
 
     init(tape: JSONTape, index: Int, parent: JSONTapeReader?, step: CodingPathStep?) {
         self.tape = tape
@@ -73,13 +61,7 @@ final class JSONTapeReader: Decoder, JSONScalarReading {
         return opened(decoder)
     }
 
-    var codingPath: [any CodingKey] {
-        var path = parent?.codingPath ?? []
-        if let step { path.append(step.key) }
-        return path
-    }
-
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var parentReader: (any JSONScalarReading)? { parent }
 
     /// The kind of the value (a missing member reads as null).
     var kind: JSONTape.Kind { index < 0 ? .null : tape.entries[index].kind }

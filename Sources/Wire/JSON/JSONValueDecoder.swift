@@ -36,7 +36,7 @@ package struct JSONValueDecoder: Sendable {
 final class JSONValueReader: Decoder, JSONScalarReading {
     let value: JSONValue
     private let parent: JSONValueReader?
-    private let step: CodingPathStep?
+    let step: CodingPathStep?
 
     init(value: JSONValue, parent: JSONValueReader?, step: CodingPathStep?) {
         self.value = value
@@ -58,13 +58,7 @@ final class JSONValueReader: Decoder, JSONScalarReading {
         return opened(decoder)
     }
 
-    var codingPath: [any CodingKey] {
-        var path = parent?.codingPath ?? []
-        if let step { path.append(step.key) }
-        return path
-    }
-
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var parentReader: (any JSONScalarReading)? { parent }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case let .object(members) = value else {
