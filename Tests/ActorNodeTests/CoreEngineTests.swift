@@ -166,8 +166,8 @@ struct CoreEngineTests {
         let socket = BlockingStream(fd: fds[1])
         var decoder = FrameDecoder()
         var welcome: [UInt8]?
-        while welcome == nil, case let .bytes(bytes) = socket.read(before: .now + .seconds(10)) {
-            decoder.append(bytes)
+        while welcome == nil, case .bytes = socket.read(before: .now + .seconds(10)) {
+            socket.withReceived { decoder.append($0) }
             welcome = try decoder.nextFrame()
         }
         let expected = try WireJSON.encode(ServerMessage<Int>.welcome(Welcome(core: core.instanceID, pid: getpid(), shells: 1, revision: 1, snapshot: 41)))

@@ -9,21 +9,26 @@ import Wire
 /// with ``OneShotHalt/outOfTime``.
 ///
 /// Never use it from Swift's cooperative pool: its waits block the thread.
+///
+/// Its state is marked `@exclusivity(unchecked)`, as the core engine's is (see `CoreEngine`):
+/// one thread uses it, and none of its accesses calls out to code that could come back to it
+/// (the compiler's static check still covers each function). The run-time check cost a
+/// watcher about 1,000 instructions a state printed (callgrind).
 package final class BlockingClient {
     /// The protocol's state: the mirror, the welcome, what is unanswered.
-    package private(set) var machine: ClientMachine
+    @exclusivity(unchecked) package private(set) var machine: ClientMachine
     /// Opens a connection to the core (a socket here, or ssh to another machine): the
     /// connected socket, or why not.
     private let connection: () throws(LinkError) -> Int32
     /// The whole command's deadline, if it has one.
     private let giveUp: ContinuousClock.Instant?
-    private var stream: BlockingStream?
+    @exclusivity(unchecked) private var stream: BlockingStream?
     /// What the machine wrote since the last wait: it goes out in one write just before the
     /// next wait (or the close), so that a hello and the action after it reach the core
     /// together, and the core reads both in one turn.
-    private var outbox: [UInt8] = []
+    @exclusivity(unchecked) private var outbox: [UInt8] = []
     /// Events the machine gave that the caller has not taken yet.
-    private var pending: [ClientEvent] = []
+    @exclusivity(unchecked) private var pending: [ClientEvent] = []
 
     /// - Parameters:
     ///   - machine: the protocol's state, not started.
@@ -167,11 +172,13 @@ package final class BlockingClient {
     @discardableResult
     private func wait(before deadline: ContinuousClock.Instant?, unlessDrained: Bool) throws(OneShotHalt) -> Bool {
         flush()
-        var limit = [deadline, machine.deadline, giveUp].compactMap { $0 }.min()
-        if let due = machine.deadline, due <= .now {
+        let due = machine.deadline
+        if let due, due <= .now {
             perform(machine.tick(now: .now))
             return true
         }
+        // Mostly none of them (a watcher's open connection): no instants compared.
+        var limit = deadline == nil && due == nil && giveUp == nil ? nil : Self.earliest(Self.earliest(deadline, due), giveUp)
         guard let stream else {
             // No connection: only the machine's timer can change anything.
             if let limit { Self.sleep(until: limit) }
@@ -186,8 +193,9 @@ package final class BlockingClient {
             limit = .now
         }
         switch stream.read(before: limit) {
-        case let .bytes(bytes):
-            perform(machine.received(bytes, now: .now))
+        case .bytes:
+            let now = ContinuousClock.now
+            perform(stream.withReceived { machine.received($0, now: now) })
             return true
         case .ended:
             perform(machine.connectionEnded(now: .now))
@@ -198,6 +206,13 @@ package final class BlockingClient {
             if unlessDrained { return false }
             return deadline.map { ContinuousClock.now < $0 } ?? true
         }
+    }
+
+    /// The earlier of two optional instants (nil when both are).
+    private static func earliest(_ a: ContinuousClock.Instant?, _ b: ContinuousClock.Instant?) -> ContinuousClock.Instant? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
     }
 
     /// What a failed connection attempt means to the machine.
@@ -228,20 +243,24 @@ package enum OneShotHalt: Error {
     case outOfTime
 }
 
-/// A connected socket read and written by one thread that waits on it with `poll`.
+/// A connected socket read and written by one thread that waits on it with `poll`. Its state
+/// is marked `@exclusivity(unchecked)` for the reason its ``BlockingClient``'s is.
 final class BlockingStream {
     enum Read {
-        case bytes([UInt8])
+        /// Bytes came: ``withReceived(_:)`` hands them over.
+        case bytes
         case ended
         case timedOut
     }
 
     private let fd: Int32
-    private var isClosed = false
+    @exclusivity(unchecked) private var isClosed = false
     /// The last read took everything the socket held (it filled less than the buffer).
-    private(set) var drained = false
+    @exclusivity(unchecked) private(set) var drained = false
     /// Where reads land; it grows (up to 1 MiB) while reads fill it, as for a large state.
-    private var scratch = BlockingStream.buffer(64 << 10)
+    @exclusivity(unchecked) private var scratch = BlockingStream.buffer(64 << 10)
+    /// How many bytes of ``scratch`` the last read brought.
+    @exclusivity(unchecked) private var received = 0
 
     /// A buffer for reads, left as it comes: a read writes the bytes it returns before
     /// anything looks at them, and a page that no read reaches is never touched (zeroing 64
@@ -284,14 +303,16 @@ final class BlockingStream {
     /// What the socket holds, waiting for it until `deadline` (nil: as long as it takes).
     func read(before deadline: ContinuousClock.Instant?) -> Read {
         while true {
+            // The last read filled the buffer: the next may bring more.
+            if received == scratch.count, scratch.count < 1 << 20 {
+                scratch = Self.buffer(scratch.count * 2)
+            }
+            received = 0
             let count = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, deadline == nil ? 0 : Int32(MSG_DONTWAIT)) }
             drained = count >= 0 && count < scratch.count
             if count > 0 {
-                let bytes = Array(scratch[..<count])
-                if count == scratch.count, scratch.count < 1 << 20 {
-                    scratch = Self.buffer(count * 2)
-                }
-                return .bytes(bytes)
+                received = count
+                return .bytes
             }
             if count == 0 { return .ended }
             switch errno {
@@ -303,6 +324,11 @@ final class BlockingStream {
                 return .ended
             }
         }
+    }
+
+    /// Hands `body` the bytes the last read brought (where they landed: no copy).
+    func withReceived<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        scratch.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[..<received])) }
     }
 
     /// Stops writing: the core reads the end of the stream.

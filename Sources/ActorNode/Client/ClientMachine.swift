@@ -337,7 +337,12 @@ package struct ClientMachine {
                 outputs += streamBroke(error, now: now)
                 break
             }
-            outputs += take(payload, now: now)
+            // Most reads bring one frame: its outputs are taken as they are, not copied.
+            if outputs.isEmpty {
+                outputs = take(payload, now: now)
+            } else {
+                outputs += take(payload, now: now)
+            }
         }
         return outputs
     }

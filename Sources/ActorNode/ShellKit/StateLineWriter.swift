@@ -6,11 +6,25 @@ import Wire
 /// items), so that toggling one item writes that item's text again, not the list's. The line
 /// is then put together from the kept pieces. The bytes are exactly ``StateJSON``'s.
 struct StateLineWriter {
-    /// The text of top-level members no patch has touched since it was written.
-    private var memberText: [String: [UInt8]] = [:]
-    /// The top-level keys with `"revision"`, in the order they are written (by UTF-8 bytes),
-    /// each with its text; nil when a patch may have added or removed one.
-    private var order: [(key: String, text: [UInt8])]?
+    /// A top-level member as the line writes it, or the revision.
+    private struct Member {
+        /// Its key; nil for `"revision"`, which the line sets.
+        let key: String?
+        /// Its key's text.
+        let keyText: [UInt8]
+        /// Its value's text, until a patch touches the member (never for the revision, nor for
+        /// a member holding a long array, which is put together from its elements each time).
+        var text: [UInt8]?
+    }
+
+    /// The top-level members with `"revision"`, in the order they are written (by UTF-8
+    /// bytes), with the text of those no patch has touched.
+    private var members: [Member] = []
+    /// Where each top-level key is in ``members``, for a patch to find the text it changes.
+    private var memberIndex: [String: Int] = [:]
+    /// Whether a patch may have added or removed a top-level member since ``members`` was
+    /// put in order (or nothing was written yet).
+    private var orderIsStale = true
     /// For each long array, by the tokens of its pointer: the text of each element no patch has
     /// touched (nil for one that must be written again).
     private var elementText: [[String]: [[UInt8]?]] = [:]
@@ -26,28 +40,48 @@ struct StateLineWriter {
     mutating func changed(by patch: JSONPatch) {
         for operation in patch {
             // A move takes its element away first, then adds it; a copy only adds.
-            var touched: [(JSONPointer, JSONPatchOperation.Kind)] = []
-            if let from = operation.from { touched.append((from, operation.op == .move ? .remove : .test)) }
-            touched.append((operation.path, operation.op == .move || operation.op == .copy ? .add : operation.op))
-            for (pointer, kind) in touched {
-                guard let member = pointer.tokens.first else {
-                    forgetAll()
-                    return
-                }
-                if kind == .test { continue }
-                memberText[member] = nil
-                // A member added or removed at the top level changes the order.
-                if pointer.tokens.count == 1 { order = nil }
-                forgetElements(at: pointer.tokens, operation: kind)
-            }
+            if let from = operation.from, operation.op == .move, !forget(at: from, operation: .remove) { return }
+            if !forget(at: operation.path, operation: operation.op == .move || operation.op == .copy ? .add : operation.op) { return }
         }
+    }
+
+    /// Forgets the text an operation at `pointer` changes; false if that was everything.
+    private mutating func forget(at pointer: JSONPointer, operation: JSONPatchOperation.Kind) -> Bool {
+        guard let member = pointer.tokens.first else {
+            forgetAll()
+            return false
+        }
+        if operation == .test { return true }
+        if let index = memberIndex[member] { members[index].text = nil }
+        // A member added or removed at the top level changes the order.
+        if pointer.tokens.count == 1, operation != .replace { orderIsStale = true }
+        forgetElements(at: pointer.tokens, operation: operation)
+        return true
     }
 
     /// Forgets everything (a new document).
     mutating func forgetAll() {
-        memberText.removeAll(keepingCapacity: true)
-        order = nil
+        members.removeAll(keepingCapacity: true)
+        memberIndex.removeAll(keepingCapacity: true)
+        orderIsStale = true
         elementText.removeAll()
+    }
+
+    /// Puts the members of `document` and the revision in the order they are written, keeping
+    /// the text of those still there.
+    private mutating func order(_ document: [String: JSONValue]) {
+        let keys = Set(document.keys).union(["revision"]).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let old = members
+        let oldIndex = memberIndex
+        members = keys.map { key in
+            let kept = oldIndex[key].flatMap { old[$0].text }
+            return Member(key: key == "revision" ? nil : key, keyText: JSONFragment.string(key), text: kept)
+        }
+        memberIndex.removeAll(keepingCapacity: true)
+        for (index, member) in members.enumerated() {
+            if let key = member.key { memberIndex[key] = index }
+        }
+        orderIsStale = false
     }
 
     /// The line for `document` at `revision`.
@@ -55,45 +89,44 @@ struct StateLineWriter {
     ///   - document: the state's JSON, as patched since the last call.
     ///   - revision: its revision.
     mutating func line(_ document: JSONValue, revision: UInt64) -> [UInt8] {
-        guard case let .object(members) = document else { return StateJSON.bytes(document, revision: revision) }
-        let keys: [(key: String, text: [UInt8])]
-        if let order {
-            keys = order
-        } else {
-            keys = Set(members.keys).union(["revision"]).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { ($0, JSONFragment.string($0)) }
-            order = keys
-        }
+        guard case let .object(values) = document else { return StateJSON.bytes(document, revision: revision) }
+        if orderIsStale { order(values) }
         var line: [UInt8] = []
         // About as long as the last one: no growing, copying, as 5 MB are put together.
         line.reserveCapacity(lastLength + lastLength / 8)
         line.append(UInt8(ascii: "{"))
-        for (index, (key, keyText)) in keys.enumerated() {
+        for index in members.indices {
             if index > 0 { line.append(UInt8(ascii: ",")) }
-            line += keyText
+            line += members[index].keyText
             line.append(UInt8(ascii: ":"))
-            if key == "revision" {
-                line += String(revision).utf8
-            } else if let text = memberText[key] {
+            guard let key = members[index].key else {
+                JSONFragment.append(revision, to: &line)
+                continue
+            }
+            if let text = members[index].text {
                 line += text
-            } else {
-                guard let value = members[key] else {
-                    forgetAll()
-                    return StateJSON.bytes(document, revision: revision)
-                }
-                // A member holding a long array is put together again from its elements' text
-                // each time, straight into the line: keeping its whole text too would copy it
-                // twice. Any other member's text is kept.
-                let assembled = containsLongArray(value)
-                var text: [UInt8] = []
-                guard assembled ? append(value, at: [key], to: &line) : append(value, at: [key], to: &text) else {
+                continue
+            }
+            guard let value = values[key] else {
+                forgetAll()
+                return StateJSON.bytes(document, revision: revision)
+            }
+            // A member holding a long array is put together again from its elements' text
+            // each time, straight into the line: keeping its whole text too would copy it
+            // twice. Any other member's text is kept.
+            if containsLongArray(value) {
+                guard append(value, at: [key], to: &line) else {
                     // Not what was expected (a NaN): the general writer decides.
                     forgetAll()
                     return StateJSON.bytes(document, revision: revision)
                 }
-                if !assembled {
-                    memberText[key] = text
-                    line += text
+            } else {
+                guard let text = try? JSONSerializer.serialize(value) else {
+                    forgetAll()
+                    return StateJSON.bytes(document, revision: revision)
                 }
+                members[index].text = text
+                line += text
             }
         }
         line += "}\n".utf8

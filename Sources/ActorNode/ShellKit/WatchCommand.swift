@@ -42,15 +42,17 @@ struct WatchLoop<App: ShellApp> {
     private var previous: App.State?
     /// Lines printed; `--count` counts them.
     private var printed = 0
-    /// Since when the newest state waits to be printed (as text or `--json`).
-    private var unshownSince: ContinuousClock.Instant?
+    /// Since when the newest state waits to be printed (as text or `--json`), in
+    /// ``MonotonicClock`` nanoseconds (read at every change, so one 64-bit number, not an
+    /// `Instant`).
+    private var unshownSince: UInt64?
     /// Writes the lines of `--json`.
     private var lines = StateLineWriter()
     /// Whether the note that the whole state had to be asked for was said.
     private var saidResync = false
 
-    /// A state that waited this long is printed even if more frames keep coming.
-    private static var longestWait: Duration { .milliseconds(50) }
+    /// A state that waited this long (nanoseconds) is printed even if more frames keep coming.
+    private static var longestWait: UInt64 { 50_000_000 }
 
     /// What printing a line led to.
     private enum Printed {
@@ -72,7 +74,7 @@ struct WatchLoop<App: ShellApp> {
         while true {
             // Once every frame of the last read is taken, or a state has waited long enough
             // (frames keep coming), it is printed.
-            if let since = unshownSince, since.duration(to: .now) >= Self.longestWait {
+            if let since = unshownSince, MonotonicClock.now &- since >= Self.longestWait {
                 if case .done = try showState(client) { return .success }
             }
             let events = try client.events(before: nil, unlessDrained: unshownSince != nil)
@@ -88,7 +90,7 @@ struct WatchLoop<App: ShellApp> {
         case let .changed(_, patch?):
             lines.changed(by: patch)
             if format == .patches { return printLine(PatchLine.line(.array(patch.map(\.json)), revision: client.machine.revision)) }
-            unshownSince = unshownSince ?? .now
+            unshownSince = unshownSince ?? MonotonicClock.now
             return .more
         case .changed(_, nil):
             return replaced(client)
@@ -135,7 +137,7 @@ struct WatchLoop<App: ShellApp> {
         lines.forgetAll()
         let revision = client.machine.revision
         if format == .patches { return printLine(PatchLine.replacing(client.machine.document ?? .null, revision: revision)) }
-        if shownRevision.map({ revision > $0 }) ?? true { unshownSince = unshownSince ?? .now }
+        if shownRevision.map({ revision > $0 }) ?? true { unshownSince = unshownSince ?? MonotonicClock.now }
         return .more
     }
 

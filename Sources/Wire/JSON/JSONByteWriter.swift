@@ -199,13 +199,21 @@ struct JSONByteWriter {
                 throw error.inside(AnyCodingKey(key))
             }
         }
-        for (key, value) in members.sorted(by: { Self.utf8Precedes($0.key, $1.key) }) {
-            if let extra = pending, !Self.utf8Precedes(key, extra.key) {
-                pending = nil
-                try member(extra.key, extra.value)
-                if key == extra.key { continue }
+        func writeMembers(in order: some Sequence<(key: String, value: JSONValue)>) throws(NonFiniteNumberError) {
+            for (key, value) in order {
+                if let extra = pending, !Self.utf8Precedes(key, extra.key) {
+                    pending = nil
+                    try member(extra.key, extra.value)
+                    if key == extra.key { continue }
+                }
+                try member(key, value)
             }
-            try member(key, value)
+        }
+        // One member needs no sorting (and no array of the members sorted).
+        if members.count <= 1 {
+            try writeMembers(in: members)
+        } else {
+            try writeMembers(in: members.sorted(by: { Self.utf8Precedes($0.key, $1.key) }))
         }
         if let extra = pending { try member(extra.key, extra.value) }
         bytes.append(UInt8(ascii: "}"))
@@ -262,6 +270,8 @@ package enum JSONSerializer {
     ///   the coding path leads to it.
     package static func serialize(_ value: JSONValue) throws -> [UInt8] {
         var writer = JSONByteWriter()
+        // Room for a small value at once, not grown from nothing in two or three steps.
+        writer.bytes.reserveCapacity(64)
         do {
             try writer.write(value)
         } catch {

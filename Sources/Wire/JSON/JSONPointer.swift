@@ -9,28 +9,36 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a pointer's text; nil if it is neither empty nor starts with `/`.
     public init?(_ text: String) {
-        if text.isEmpty {
+        var text = text
+        guard let pointer = text.withUTF8({ JSONPointer(utf8: $0) }) else { return nil }
+        self = pointer
+    }
+
+    /// Parses a pointer's text given as its UTF-8 bytes (a watcher reads the pointers of every
+    /// patch straight from the frame, without making a string of the whole text first); nil
+    /// if it is neither empty nor starts with `/`.
+    /// - Parameter text: the pointer's text, valid UTF-8.
+    package init?(utf8 text: UnsafeBufferPointer<UInt8>) {
+        guard let first = text.first else {
             tokens = []
             return
         }
-        let utf8 = text.utf8
-        guard utf8.first == UInt8(ascii: "/") else { return nil }
-        if !utf8.contains(UInt8(ascii: "~")) {
-            // No escapes (the usual case): the tokens are the text between the slashes.
-            var tokens: [String] = []
-            if let parsed = utf8.withContiguousStorageIfAvailable({ bytes in
-                var start = 1
-                for index in 1 ... bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
-                    tokens.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< index]), as: UTF8.self))
-                    start = index + 1
-                }
-                return tokens
-            }) {
-                self.tokens = parsed
-                return
-            }
+        guard first == UInt8(ascii: "/") else { return nil }
+        var slashes = 0
+        var hasTilde = false
+        for byte in text {
+            if byte == UInt8(ascii: "/") { slashes += 1 } else if byte == UInt8(ascii: "~") { hasTilde = true }
         }
-        tokens = text.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(Self.unescape)
+        var tokens: [String] = []
+        tokens.reserveCapacity(slashes)
+        var start = 1
+        for index in 1 ... text.count where index == text.count || text[index] == UInt8(ascii: "/") {
+            let token = String(decoding: UnsafeBufferPointer(rebasing: text[start ..< index]), as: UTF8.self)
+            // The text between the slashes, unless it holds an escape (rare).
+            tokens.append(hasTilde ? Self.unescape(Substring(token)) : token)
+            start = index + 1
+        }
+        self.tokens = tokens
     }
 
     /// This pointer with one more token.

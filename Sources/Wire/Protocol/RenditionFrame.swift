@@ -54,6 +54,8 @@ extension FrameScanner {
     /// The members' keys, quotes included; a member's bit in `seen` is its index here.
     static let renditionKeys = [#""patch""#, #""revision""#, #""snapshot""#].map { Array($0.utf8) }
     static let operationKeys = [#""from""#, #""op""#, #""path""#, #""value""#].map { Array($0.utf8) }
+    /// The names of the operations, in the order of ``JSONPatchOperation/Kind/allCases``.
+    static let kinds = JSONPatchOperation.Kind.allCases.map { Array($0.rawValue.utf8) }
 
     mutating func rendition() -> RenditionFrame? {
         guard take(UInt8(ascii: "{")), takeExactly(Self.renditionKey), take(UInt8(ascii: ":")), take(UInt8(ascii: "{")) else { return nil }
@@ -88,13 +90,22 @@ extension FrameScanner {
     /// A member's key (one of `keys`, not seen before) and its colon; its index in `keys`.
     private mutating func key(among keys: [[UInt8]], seen: inout UInt8) -> Int? {
         skipWhitespace()
-        guard let keyRange = skipString(),
-              let member = keys.firstIndex(where: { $0.elementsEqual(UnsafeBufferPointer(rebasing: bytes[keyRange])) }),
+        guard let keyRange = skipString(), let member = keys.firstIndex(where: { same($0, at: keyRange) }),
               seen & (1 << member) == 0, take(UInt8(ascii: ":"))
         else { return nil }
         seen |= 1 << member
         skipWhitespace()
         return member
+    }
+
+    /// Whether the text at `range` is `text`, byte for byte.
+    private func same(_ text: [UInt8], at range: Range<Int>) -> Bool {
+        guard text.count == range.count else { return false }
+        return text.withUnsafeBufferPointer { text in
+            var index = 0
+            while index < text.count, text[index] == bytes[range.lowerBound + index] { index += 1 }
+            return index == text.count
+        }
     }
 
     private mutating func operations() -> JSONPatch? {
@@ -122,8 +133,8 @@ extension FrameScanner {
                 guard let pointer = pointer() else { return nil }
                 from = pointer
             case 1:
-                guard let name = plainString(), let known = JSONPatchOperation.Kind(rawValue: name) else { return nil }
-                kind = known
+                guard let name = skipPlainString(), let known = Self.kinds.firstIndex(where: { same($0, at: name) }) else { return nil }
+                kind = JSONPatchOperation.Kind.allCases[known]
             case 2:
                 guard let pointer = pointer() else { return nil }
                 path = pointer
@@ -138,7 +149,7 @@ extension FrameScanner {
 
     /// A pointer's text: a plain string as it is, any other string through the parser.
     private mutating func pointer() -> JSONPointer? {
-        if let text = plainString() { return JSONPointer(text) }
+        if let text = skipPlainString() { return JSONPointer(utf8: UnsafeBufferPointer(rebasing: bytes[text])) }
         guard case let .string(text)? = value() else { return nil }
         return JSONPointer(text)
     }
