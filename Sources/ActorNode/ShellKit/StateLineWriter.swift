@@ -29,8 +29,10 @@ struct StateLineWriter {
     /// touched (nil for one that must be written again).
     private var elementText: [[String]: [[UInt8]?]] = [:]
 
-    /// The length of the last line, to reserve for the next.
-    private var lastLength = 0
+    /// The storage of the last line, used again for the next (emptied, its capacity kept):
+    /// a line of a 5 MB state is not allocated, its pages faulted in and given back each time.
+    /// The caller lets go of the line it was given before asking for the next.
+    private var storage: [UInt8] = []
 
     /// Arrays at least this long keep the text of their elements.
     static let keptArrayLength = 64
@@ -92,8 +94,8 @@ struct StateLineWriter {
         guard case let .object(values) = document else { return StateJSON.bytes(document, revision: revision) }
         if orderIsStale { order(values) }
         var line: [UInt8] = []
-        // About as long as the last one: no growing, copying, as 5 MB are put together.
-        line.reserveCapacity(lastLength + lastLength / 8)
+        swap(&line, &storage)
+        line.removeAll(keepingCapacity: true)
         line.append(UInt8(ascii: "{"))
         for index in members.indices {
             if index > 0 { line.append(UInt8(ascii: ",")) }
@@ -130,7 +132,7 @@ struct StateLineWriter {
             }
         }
         line += "}\n".utf8
-        lastLength = line.count
+        storage = line
         return line
     }
 

@@ -157,6 +157,9 @@ extension FrameScanner {
     /// One value, parsed; nil if it is not valid JSON. Its depth is limited as if it were at
     /// the bottom of the frame, so that nothing deeper than the general reader takes is taken.
     private mutating func value() -> JSONValue? {
+        // A whole number (a counter's value, an id), the most common operand, is read as it
+        // stands; what follows it is checked by the caller, as after any value.
+        if let number = wholeNumber(allowingSign: true) { return .integer(number) }
         guard let range = skipValue() else { return nil }
         return try? JSONParser(maximumDepth: JSONParser.defaultMaximumDepth - 4).parse(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[range])))
     }
