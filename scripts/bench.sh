@@ -16,7 +16,8 @@
 #      20% of ITEMS items and at 80% to 100%; toggle with one watcher at 1 item and at ITEMS
 #      items; `shell-client state --json` at ITEMS items, the core's RSS right after it and
 #      after the toggles (the welcome's JSON let go), the state's size
-#   6  `shell-client send add x` and `tmux send-keys` as whole processes: median ms of RUNS each
+#   6  `shell-client send add x`, `shell-client state` and `tmux send-keys` as whole
+#      processes, in turn: median ms of RUNS each
 #   7  a shell's cost per change: CPU microseconds per toggle of a full-screen `attach` (in
 #      tmux), of a `watch --json` and of a `watch --patches`, at 10 items and at ITEMS items;
 #      and the `watch --json` CPU per state printed beside `redis-cli subscribe`'s CPU per
@@ -356,11 +357,12 @@ fi
 
 if want 6; then
 # 6: one action from a whole process, against tmux send-keys.
-progress "6: shell-client send and tmux send-keys, $runs runs each"
+progress "6: shell-client send, shell-client state and tmux send-keys, $runs runs each"
 tmux -S "$tmux_socket" new-session -d -s b 'cat > /dev/null'
 tmux_pid="$(tmux -S "$tmux_socket" display-message -p '#{pid}')"
 pids+=("$tmux_pid")
 : > "$work/send.ns"
+: > "$work/state.ns"
 : > "$work/tmux.ns"
 for _ in $(seq "$runs"); do
     t0=$(date +%s%N)
@@ -371,13 +373,19 @@ for _ in $(seq "$runs"); do
     tmux -S "$tmux_socket" send-keys -t b x
     t1=$(date +%s%N)
     echo $((t1 - t0)) >> "$work/tmux.ns"
+    t0=$(date +%s%N)
+    "$bin/shell-client" --socket "$never_socket" state > /dev/null
+    t1=$(date +%s%N)
+    echo $((t1 - t0)) >> "$work/state.ns"
 done
 tmux -S "$tmux_socket" kill-server 2> /dev/null || true
 for _ in $(seq 100); do kill -0 "$tmux_pid" 2> /dev/null || break; sleep 0.01; done
 forget "$tmux_pid"
 send_ms="$(milliseconds "$(median < "$work/send.ns")")"
 tmux_ms="$(milliseconds "$(median < "$work/tmux.ns")")"
+state_ms="$(milliseconds "$(median < "$work/state.ns")")"
 row "6. one process, median ms: shell-client send add x; tmux send-keys" "$send_ms" "$tmux_ms" "$(ratio "$send_ms" "$tmux_ms")"
+row "6. one process, median ms: shell-client state; tmux send-keys" "$state_ms" "$tmux_ms" "$(ratio "$state_ms" "$tmux_ms")"
 fi
 
 # 7: a shell's cost per change, on a core of its own: an attached full-screen shell in tmux
