@@ -11,6 +11,18 @@ struct ChunkedArrayTests {
         var text: String
     }
 
+    @Test("made from an array of any length, it holds what one made from any sequence holds", arguments: [0, 1, 255, 256, 257, 600, 1200])
+    func fromAnArray(count: Int) throws {
+        let rows = (0 ..< count).map { Row(id: $0, text: "r\($0)") }
+        let fromArray = ChunkedArray(rows)
+        let fromSequence = ChunkedArray(AnySequence(rows))
+        #expect(fromArray.count == count)
+        #expect(Array(fromArray) == rows)
+        #expect(Array(fromArray) == Array(fromSequence))
+        #expect(try WireJSON.encode(fromArray) == WireJSON.encode(rows))
+        #expect(try WireJSON.decode(ChunkedArray<Row>.self, from: WireJSON.encode(rows)).elementsEqual(rows))
+    }
+
     @Test("random edits give the same elements, count and JSON as an Array's")
     func behavesAsAnArray() throws {
         var random = SeededRandom(seed: 7)
