@@ -136,6 +136,37 @@ struct ClientLedgerTests {
         #expect(byPlace == byID)
     }
 
+    @Test("a place remembered per client stays right while clients come and go (the table grows, the idlest are forgotten)")
+    func rememberedPlace() {
+        var byID = ClientLedger()
+        var byPlace = ClientLedger()
+        var remembered: [String: ClientLedger.Place?] = [:]
+        var random = SystemRandomNumberGenerator()
+        var newcomers = 0
+        for step in UInt64(1) ... 12_000 {
+            // Five busy clients, and a newcomer every other step: past clientLimit, the idlest
+            // newcomers are forgotten, and the table is rebuilt as it grows.
+            let client: String
+            if step % 2 == 0 {
+                newcomers += 1
+                client = "new\(newcomers)"
+            } else {
+                client = "busy\(Int.random(in: 0 ..< 5, using: &random))"
+            }
+            let seq = UInt64.random(in: 1 ... 40, using: &random)
+            var place = remembered[client] ?? nil
+            let index = byPlace.place(of: client, remembered: &place)
+            remembered[client] = place
+            #expect(index == byPlace.place(of: client))
+            #expect(byPlace.verdict(at: index, seq: seq) == byID.verdict(client: client, seq: seq))
+            guard byID.verdict(client: client, seq: seq) == .new else { continue }
+            byID.record(client: client, seq: seq, revision: step)
+            byPlace.record(client: client, seq: seq, revision: step, at: index)
+        }
+        #expect(byPlace.clients.count == ClientLedger.clientLimit)
+        #expect(byPlace == byID)
+    }
+
     @Test("the ledger remembers a bounded number of clients, forgetting the idlest")
     func clientLimit() {
         var ledger = ClientLedger()

@@ -14,7 +14,7 @@ extension CoreEngine {
     /// applied, and the journal copies its text. Returns false for anything else, which takes
     /// the general path (that also says what is wrong). (The action is not returned: a tuple or
     /// optional of a generic type costs a metadata lookup at every action.)
-    func applyPlainAction(_ frame: [UInt8], from client: EngineClient, hello: Hello) -> Bool {
+    func applyPlainAction(_ frame: ArraySlice<UInt8>, from client: EngineClient, hello: Hello) -> Bool {
         guard let plain = PlainActionFrame.scan(frame) else { return false }
         // Noted from its reading to its journal record: a crash anywhere in between is known at
         // the next start, and the action refused from then on.
@@ -23,17 +23,22 @@ extension CoreEngine {
         // Read straight from the frame's bytes, without making a JSONValue first, into the
         // engine's tape (unless an app's decoding kept a reader of it).
         if !isKnownUniquelyReferenced(&actionTape) { actionTape = JSONTape() }
-        let tape = actionTape
+        // The frame is a slice of its client's decoder's storage: the tape lets go of it once
+        // done, so that the decoder's next bytes go in place rather than into a copy of it.
+        // (A tape an app's decoding kept a reader of keeps it, and is not used again.)
+        defer {
+            if isKnownUniquelyReferenced(&actionTape) { actionTape.forgetText() }
+        }
         do {
-            try tape.read(frame[plain.action])
+            try actionTape.read(frame[plain.action])
         } catch {
             return false
         }
         // The client field is not used: the hello's client id is the one that counts.
-        if !quarantine.isEmpty, refuseQuarantined(tape.value, seq: plain.seq, from: client, hello: hello) { return true }
+        if !quarantine.isEmpty, refuseQuarantined(actionTape.value, seq: plain.seq, from: client, hello: hello) { return true }
         let action: Action
         do {
-            action = try tape.decode(Action.self)
+            action = try actionTape.decode(Action.self)
         } catch {
             return false
         }
@@ -96,7 +101,13 @@ extension CoreEngine {
     /// Applies an action through the kernel and writes its record to the journal; answers a
     /// duplicate or a rejection. Returns the revision, if it was applied and recorded.
     func applyAndRecord(_ action: Action, json: ArraySlice<UInt8>?, from origin: ActionOrigin, client: EngineClient?, seq: UInt64?) -> UInt64? {
-        switch kernel.apply(action, from: origin) {
+        let outcome: ApplyOutcome
+        if let client {
+            outcome = kernel.apply(action, from: origin, ledgerPlace: &client.ledgerPlace)
+        } else {
+            outcome = kernel.apply(action, from: origin)
+        }
+        switch outcome {
         case let .duplicate(revision):
             answerDuplicate(action, from: origin, client: client?.number, seq: seq, revision: revision)
             return nil

@@ -172,9 +172,9 @@ extension CoreEngine {
     func handleFrames(_ client: EngineClient) {
         let number = client.number
         while !client.gone, canRead(client) {
-            let frame: [UInt8]?
+            let frame: ArraySlice<UInt8>?
             do {
-                frame = try client.decoder.nextFrame()
+                frame = try client.decoder.nextFrameSlice()
             } catch {
                 switch error {
                 case let .payloadTooLarge(length, limit):

@@ -8,8 +8,15 @@ import Wire
 extension CoreEngine {
     /// A whole frame from a client: a plain action once it is welcomed, else (after the
     /// quarantine's check of whole frames) a message decoded the general way.
-    func handle(_ frame: [UInt8], from client: EngineClient) {
-        if case let .welcomed(hello) = client.phase, applyPlainAction(frame, from: client, hello: hello) { return }
+    func handle(_ payload: ArraySlice<UInt8>, from client: EngineClient) {
+        if case let .welcomed(hello) = client.phase, applyPlainAction(payload, from: client, hello: hello) { return }
+        // Not a plain action: copied out of the decoder's storage, which it may outlive.
+        handleOther(Array(payload), from: client)
+    }
+
+    /// Any frame but a plain action from a welcomed client: a bye, a hello, any other message,
+    /// or one the quarantine refuses.
+    func handleOther(_ frame: [UInt8], from client: EngineClient) {
         if quarantine.refusesFrames, quarantine.refuses(frame: frame) {
             log("\(client.peer): refused a frame that crashed the core before")
             violation(client.number, ErrorMessage(.crashedCore, "this frame crashed the core once and is refused"))

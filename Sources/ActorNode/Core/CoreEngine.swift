@@ -114,6 +114,18 @@ package actor CoreEngine<State: Codable & Sendable & Equatable, Action: Codable 
     private nonisolated let hook = Mutex<UInt64?>(nil)
     /// Where clients' actions are read into, one after another (``applyPlainAction``).
     @exclusivity(unchecked) var actionTape = JSONTape()
+    /// ``clientReady(_:events:)`` and ``endTurn()`` as functions of an engine that is not
+    /// marked isolated, each made once: how the loop's events and the end of its turns come in,
+    /// at every action, once ``clientEvents(_:_:)`` and the end-of-turn hook have checked that
+    /// they run on the loop's thread. (``onLoopThread(_:)`` wraps its closure for the call,
+    /// which allocates two contexts and frees them: about 700 instructions an action.)
+    private nonisolated let clientReadyEntry: @Sendable (CoreEngine, Int, UInt32) -> Void = unsafeBitCast(
+        { (engine: isolated CoreEngine, number: Int, events: UInt32) in engine.clientReady(number, events: events) }
+            as @Sendable (isolated CoreEngine, Int, UInt32) -> Void,
+        to: (@Sendable (CoreEngine, Int, UInt32) -> Void).self)
+    private nonisolated let endTurnEntry: @Sendable (CoreEngine) -> Void = unsafeBitCast(
+        { (engine: isolated CoreEngine) in engine.endTurn() } as @Sendable (isolated CoreEngine) -> Void,
+        to: (@Sendable (CoreEngine) -> Void).self)
     /// Where sockets are read into: one buffer, used on the loop's thread only.
     @exclusivity(unchecked) var scratch = [UInt8](repeating: 0, count: 64 << 10)
     /// An end of turn is wanted even if nothing is pending (``touchTurn()``).
@@ -178,7 +190,9 @@ package actor CoreEngine<State: Codable & Sendable & Equatable, Action: Codable 
         engine.value = self
         for timer in timers.soonestFirst { runtime.arm(timer) }
         let id = loop.onEndOfTurn { [weak self] in
-            self?.onLoopThread { $0.endTurn() }
+            guard let self else { return }
+            precondition(self.loop.isInLoopThread, "the engine is used off its event loop's thread")
+            self.endTurnEntry(self)
         }
         hook.withLock { $0 = id }
     }
@@ -309,7 +323,8 @@ package actor CoreEngine<State: Codable & Sendable & Equatable, Action: Codable 
 
 extension CoreEngine: EngineEventSink {
     nonisolated func clientEvents(_ number: Int, _ events: UInt32) {
-        onLoopThread { $0.clientReady(number, events: events) }
+        precondition(loop.isInLoopThread, "the engine is used off its event loop's thread")
+        clientReadyEntry(self, number, events)
     }
 
     /// Runs `body` isolated to the engine, from the loop's thread, which is the engine's

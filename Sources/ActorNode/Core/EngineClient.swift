@@ -130,6 +130,9 @@ final class EngineClient {
     @exclusivity(unchecked) var missedPresence = false
     /// Bytes of partial frames it holds against the input budget.
     @exclusivity(unchecked) var budgetHeld = 0
+    /// Where the ledger keeps its client id's entry, found at its first action and used at the
+    /// next ones for as long as it holds (``ClientLedger/place(of:remembered:)``).
+    @exclusivity(unchecked) var ledgerPlace: ClientLedger.Place?
     /// Answers queued in this turn's output and not yet handed to it.
     @exclusivity(unchecked) var owed = 0
 

@@ -116,6 +116,12 @@ public struct CoreServices: ActionTimedEnvironment {
         copy.now = moment
         return copy
     }
+
+    /// Sets the reducers' "now" in place (the store does, before each action).
+    /// - Parameter moment: the moment the action is applied at.
+    public mutating func setNow(_ moment: Date) {
+        now = moment
+    }
 }
 
 extension CoreApp where Environment == CoreServices {

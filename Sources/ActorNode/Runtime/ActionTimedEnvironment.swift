@@ -5,7 +5,24 @@ import FoundationEssentials
 /// replayed state is exactly the original. (Effects keep the live clock.)
 public protocol ActionTimedEnvironment: Sendable {
     /// This environment with `moment` as the reducers' "now".
+    /// - Parameter moment: the moment the action is applied at.
     func applying(at moment: Date) -> Self
+
+    /// Sets the reducers' "now" in place: what the store does before each action, so that no
+    /// copy of the environment is made for it (a copy retains and releases everything the
+    /// environment holds: a clock, a source of random numbers, closures). The default is
+    /// `self = applying(at: moment)`; an environment that keeps "now" in a stored property
+    /// sets that.
+    /// - Parameter moment: the moment the action is applied at.
+    mutating func setNow(_ moment: Date)
+}
+
+extension ActionTimedEnvironment {
+    /// `self = applying(at: moment)`.
+    /// - Parameter moment: the moment the action is applied at.
+    public mutating func setNow(_ moment: Date) {
+        self = applying(at: moment)
+    }
 }
 
 extension StoreKernel {
@@ -20,23 +37,25 @@ extension StoreKernel {
         return (timed.applying(at: moment) as? Environment) ?? environment
     }
 
-    /// What sets an environment's "now" for each action, found once for the type: when the
-    /// type itself takes a "now", applying it costs no dynamic cast to a protocol, which the
-    /// kernel would otherwise pay at every action. (For another type, an existential or a class
-    /// whose instances may take one, each value is asked, as ``environment(_:at:)`` does.)
-    static func timing() -> @Sendable (Environment, Date) -> Environment {
+    /// What sets an environment's "now" for each action, in place, found once for the type:
+    /// when the type itself takes a "now", setting it costs no dynamic cast to a protocol,
+    /// which the kernel would otherwise pay at every action, and no copy of the environment.
+    /// (For another type, an existential or a class whose instances may take one, each value
+    /// is asked, as ``environment(_:at:)`` does.)
+    static func timing() -> @Sendable (inout Environment, Date) -> Void {
         guard let timed = Environment.self as? any ActionTimedEnvironment.Type else {
-            return { environment, moment in Self.environment(environment, at: moment) }
+            return { environment, moment in environment = Self.environment(environment, at: moment) }
         }
         return timing(timed)
     }
 
-    private static func timing<Timed: ActionTimedEnvironment>(_: Timed.Type) -> @Sendable (Environment, Date) -> Environment {
+    private static func timing<Timed: ActionTimedEnvironment>(_: Timed.Type) -> @Sendable (inout Environment, Date) -> Void {
         { environment, moment in
-            // Timed is Environment itself (opened from its metatype above), so each is the
-            // other as it is: reinterpreted, not cast (a forced cast still asks the runtime,
-            // ~90 instructions each, twice an action).
-            unsafeBitCast(unsafeBitCast(environment, to: Timed.self).applying(at: moment), to: Environment.self)
+            // Timed is Environment itself (opened from its metatype above): the same memory,
+            // seen as the one type (a cast would ask the runtime at every action).
+            withUnsafeMutablePointer(to: &environment) { pointer in
+                UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: Timed.self).pointee.setNow(moment)
+            }
         }
     }
 }

@@ -106,6 +106,26 @@ package struct ClientLedger: Codable, Sendable, Equatable {
 
     package private(set) var clients: [String: Client] = [:]
     private var clock: UInt64 = 0
+    /// Counts the times ``clients`` gained or lost a client: a ``Place`` found before it last
+    /// changed may no longer say where its client is. (Not part of what the ledger records:
+    /// not encoded, not compared.)
+    private var layout: UInt64 = 0
+
+    private enum CodingKeys: String, CodingKey {
+        case clients, clock
+    }
+
+    package static func == (lhs: ClientLedger, rhs: ClientLedger) -> Bool {
+        lhs.clock == rhs.clock && lhs.clients == rhs.clients
+    }
+
+    /// Where a client's entry was found, kept by whoever applies that client's actions (the
+    /// core, per connection), so that its id is not hashed again at every action: good for as
+    /// long as the ledger gains or loses no client (see ``place(of:remembered:)``).
+    package struct Place: Sendable {
+        fileprivate let index: [String: Client].Index
+        fileprivate let layout: UInt64
+    }
 
     /// How many recent actions are remembered per client.
     package static let recentLimit = 1024
@@ -124,6 +144,20 @@ package struct ClientLedger: Codable, Sendable, Equatable {
     /// - Parameter client: the client's id.
     package func place(of client: String) -> [String: Client].Index? {
         clients.index(forKey: client)
+    }
+
+    /// ``place(of:)``, without hashing `client`'s id when `remembered` was found for it since
+    /// the ledger last gained or lost a client; `remembered` is updated.
+    /// - Parameters:
+    ///   - client: the client's id.
+    ///   - remembered: where the ledger said this client's entry was before, or nil.
+    package func place(of client: String, remembered: inout Place?) -> [String: Client].Index? {
+        if let known = remembered, known.layout == layout, clients.keys[known.index] == client {
+            return known.index
+        }
+        let index = clients.index(forKey: client)
+        remembered = index.map { Place(index: $0, layout: layout) }
+        return index
     }
 
     /// ``verdict(client:seq:)`` for the entry at `place` (from ``place(of:)``; nil for a client
@@ -162,6 +196,7 @@ package struct ClientLedger: Codable, Sendable, Equatable {
         // One lookup (the client id is hashed once), the entry changed in place.
         clients[client, default: Client(touched: clock)].record(seq: seq, revision: revision, clock: clock)
         let isNew = clients.count > known
+        if isNew { layout += 1 }
         if isNew, clients.count > Self.clientLimit, let idlest = clients.min(by: { $0.value.touched < $1.value.touched })?.key {
             clients[idlest] = nil
         }

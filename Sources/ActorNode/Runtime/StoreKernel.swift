@@ -30,8 +30,9 @@ package final class StoreKernel<State: Sendable, Action: Sendable, Environment: 
     let reducer: Reducer<State, Action, Environment>
     let time: any TimeSource
     /// Sets the environment's "now" for each action, when it takes one.
-    private let timing: @Sendable (Environment, Date) -> Environment
-    let environment: Environment
+    private let timing: @Sendable (inout Environment, Date) -> Void
+    /// The app's environment, its "now" set in place before each action.
+    @exclusivity(unchecked) private(set) var environment: Environment
     /// The state after every action applied so far.
     @exclusivity(unchecked) package private(set) var state: State
 
@@ -67,9 +68,21 @@ package final class StoreKernel<State: Sendable, Action: Sendable, Environment: 
     ///     firing only while that timer is scheduled (``DurableTimers/isScheduled(_:deadline:)``;
     ///     the caller checks it first).
     package func apply(_ action: Action, from origin: ActionOrigin) -> ApplyOutcome {
+        var remembered: ClientLedger.Place?
+        return apply(action, from: origin, ledgerPlace: &remembered)
+    }
+
+    /// ``apply(_:from:)`` for a client whose entry in the ledger was found before, at
+    /// `ledgerPlace` (see ``ClientLedger/place(of:remembered:)``): its id is not hashed again.
+    /// - Parameters:
+    ///   - action: the action.
+    ///   - origin: who sent it.
+    ///   - ledgerPlace: where the ledger said this sender's entry was, kept by the caller
+    ///     per sender; updated.
+    package func apply(_ action: Action, from origin: ActionOrigin, ledgerPlace: inout ClientLedger.Place?) -> ApplyOutcome {
         var place: [String: ClientLedger.Client].Index?
         if case let .client(id, seq) = origin {
-            place = ledger.place(of: id)
+            place = ledger.place(of: id, remembered: &ledgerPlace)
             switch ledger.verdict(at: place, seq: seq) {
             case .new:
                 break
@@ -87,7 +100,8 @@ package final class StoreKernel<State: Sendable, Action: Sendable, Environment: 
         let moment = time.now
         let effect: Effect<Action>
         do {
-            effect = try reducer(&state, action, timing(environment, moment))
+            timing(&environment, moment)
+            effect = try reducer(&state, action, environment)
         } catch {
             #if DEBUG
             if !Self.unchanged(state, before) {

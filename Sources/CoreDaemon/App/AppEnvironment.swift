@@ -19,4 +19,10 @@ struct AppEnvironment: ActionTimedEnvironment {
         copy.now = moment
         return copy
     }
+
+    /// Sets the reducers' "now" in place (the store does, before each action).
+    /// - Parameter moment: the moment the action is applied at.
+    mutating func setNow(_ moment: Date) {
+        now = moment
+    }
 }

@@ -27,7 +27,10 @@ package struct FrameDecoder: Sendable {
     }
 
     /// Bytes received but not yet returned as part of a frame.
-    package var bufferedByteCount: Int { buffer.count - readIndex }
+    /// (Stored, not worked out from the buffer: another module reads a stored property of a
+    /// decoder kept in a class in place, where calling a getter would copy the whole decoder
+    /// out first, and the core asks at every action.)
+    package private(set) var bufferedByteCount = 0
 
     /// Whether the stream has stopped inside a frame (so far).
     package var hasPartialFrame: Bool { bufferedByteCount > 0 }
@@ -36,16 +39,39 @@ package struct FrameDecoder: Sendable {
     package mutating func append(_ bytes: some Sequence<UInt8>) {
         compactIfWorthwhile()
         buffer.append(contentsOf: bytes)
+        bufferedByteCount = buffer.count - readIndex
     }
 
     /// Adds received bytes from raw memory (the read path of a socket).
     package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         compactIfWorthwhile()
         buffer.append(contentsOf: bytes)
+        bufferedByteCount = buffer.count - readIndex
     }
 
     /// The next complete payload, or nil when more bytes are needed.
     package mutating func nextFrame() throws(FrameError) -> [UInt8]? {
+        let frame: [UInt8]
+        do {
+            guard let payload = try nextPayload() else { return nil }
+            frame = Array(payload)
+        }
+        // The payload is copied and let go: the storage is not shared when it is emptied.
+        forgetDrained()
+        return frame
+    }
+
+    /// The next complete payload as a slice of the bytes the decoder holds: no copy, for a
+    /// reader that is done with each payload before it asks for the next (the core, at every
+    /// action). The slice shares the decoder's storage: while it is kept, the next bytes
+    /// appended make the decoder copy what it holds. (Emptied storage is kept until the next
+    /// call or append, so that it is not copied for the slice handed out.)
+    package mutating func nextFrameSlice() throws(FrameError) -> ArraySlice<UInt8>? {
+        forgetDrained()
+        return try nextPayload()
+    }
+
+    private mutating func nextPayload() throws(FrameError) -> ArraySlice<UInt8>? {
         if let failure { throw failure }
         guard bufferedByteCount >= Frame.headerLength else { return nil }
         let length = announcedLength()
@@ -55,18 +81,23 @@ package struct FrameDecoder: Sendable {
             failure = error
             buffer = []
             readIndex = 0
+            bufferedByteCount = 0
             throw error
         }
         let payloadStart = readIndex + Frame.headerLength
         guard buffer.count - payloadStart >= length else { return nil }
-        let payload = Array(buffer[payloadStart ..< payloadStart + length])
         readIndex = payloadStart + length
+        bufferedByteCount = buffer.count - readIndex
         framesTaken += 1
-        if readIndex == buffer.count {
+        return buffer[payloadStart ..< payloadStart + length]
+    }
+
+    /// Once every byte received was handed out, empties the storage (keeping up to 1 MB of it).
+    private mutating func forgetDrained() {
+        if readIndex > 0, readIndex == buffer.count {
             buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
             readIndex = 0
         }
-        return payload
     }
 
     /// Call when the stream has ended: throws ``FrameError/truncated(received:expected:)`` if
@@ -81,12 +112,15 @@ package struct FrameDecoder: Sendable {
         throw .truncated(received: buffered, expected: Frame.headerLength + announcedLength())
     }
 
+    /// The length the header at the read index announces (its 4 bytes must be in).
     private func announcedLength() -> Int {
-        var length = 0
-        for offset in 0 ..< Frame.headerLength {
-            length = length << 8 | Int(buffer[readIndex + offset])
+        buffer.withUnsafeBufferPointer { bytes in
+            var length = 0
+            for offset in 0 ..< Frame.headerLength {
+                length = length << 8 | Int(bytes[readIndex + offset])
+            }
+            return length
         }
-        return length
     }
 
     private mutating func compactIfWorthwhile() {

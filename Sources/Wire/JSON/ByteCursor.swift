@@ -52,12 +52,7 @@ package struct ByteCursor {
     /// Writes a whole number in decimal digits (at most 20 bytes), two at a time (no table:
     /// a global table is checked for its first use at every access).
     package mutating func writeDecimal(_ value: UInt64) {
-        var length = 1
-        var power: UInt64 = 10
-        while length < 20, value >= power {
-            length += 1
-            power &*= 10
-        }
+        let length = Self.decimalLength(value)
         let place = claim(length)
         var value = value
         var end = length
@@ -74,6 +69,27 @@ package struct ByteCursor {
         } else {
             place[end - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value)
         }
+    }
+
+    /// How many decimal digits `value` has: found by halving the range (a few comparisons
+    /// for the numbers an action's texts hold: a seq, a revision, a time's 10 digits of
+    /// seconds) rather than by a power of ten per digit.
+    static func decimalLength(_ value: UInt64) -> Int {
+        if value < 100_000 {
+            if value < 100 { return value < 10 ? 1 : 2 }
+            return value < 1_000 ? 3 : value < 10_000 ? 4 : 5
+        }
+        if value < 10_000_000_000 {
+            if value < 10_000_000 { return value < 1_000_000 ? 6 : 7 }
+            return value < 100_000_000 ? 8 : value < 1_000_000_000 ? 9 : 10
+        }
+        var length = 11
+        var power: UInt64 = 100_000_000_000
+        while length < 20, value >= power {
+            length += 1
+            power &*= 10
+        }
+        return length
     }
 
     /// Writes millionths as a decimal number: the whole part, then up to six digits after the

@@ -2,11 +2,10 @@
 /// ``JSONTapeReader``, over a ``JSONTape``) share: the rules that make a scalar of a JSON value
 /// (how strict a number is, what a null means) and the errors that say why one does not fit,
 /// worded the same whichever reader read it.
-protocol JSONScalarReading: AnyObject {
-    /// The reader of the value that holds this one (nil for the document's).
-    var parentReader: (any JSONScalarReading)? { get }
-    /// Where this value is in its parent's (nil for the document's).
-    var step: CodingPathStep? { get }
+protocol JSONScalarReading {
+    /// Where the reader's value is in the document, put together only when asked for (an
+    /// error, mostly).
+    var codingPath: [any CodingKey] { get }
 }
 
 /// How a `valueNotFound` for reading past the end of an array starts, so that
@@ -20,14 +19,6 @@ func wireKeyOrder(_ one: String, _ other: String) -> Bool {
 }
 
 extension JSONScalarReading {
-    /// Where the reader's value is in the document, put together only when asked for (an
-    /// error, mostly).
-    var codingPath: [any CodingKey] {
-        var path = parentReader?.codingPath ?? []
-        if let step { path.append(step.key) }
-        return path
-    }
-
     /// None: the wire reads JSON one way.
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 

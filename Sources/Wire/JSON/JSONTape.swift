@@ -34,12 +34,17 @@ package final class JSONTape {
         var offset = 0
     }
 
+    // The stored properties are marked `@exclusivity(unchecked)`: a tape is not Sendable, so
+    // one thread uses it at a time, and none of its methods calls out to code that could come
+    // back to it while it changes them. The run-time check costs about 100 instructions an
+    // access that the compiler cannot prove safe (the core reads a tape at every action).
+
     /// The entries; the document's value is the first.
-    private(set) var entries: [Entry] = []
+    @exclusivity(unchecked) private(set) var entries: [Entry] = []
     /// The text the entries point into (offsets count from its start).
-    private var text: ArraySlice<UInt8> = []
+    @exclusivity(unchecked) private var text: ArraySlice<UInt8> = []
     /// The strings that had escapes, resolved, one after another.
-    private var escaped: [UInt8] = []
+    @exclusivity(unchecked) private var escaped: [UInt8] = []
 
     /// A tape that holds no document yet, to ``read(_:maximumDepth:)`` into.
     package init() {}
@@ -65,8 +70,8 @@ package final class JSONTape {
         var builder = JSONTapeBuilder()
         swap(&builder.entries, &entries)
         swap(&builder.escaped, &escaped)
-        builder.entries.removeAll(keepingCapacity: true)
-        builder.escaped.removeAll(keepingCapacity: true)
+        if !builder.entries.isEmpty { builder.entries.removeAll(keepingCapacity: true) }
+        if !builder.escaped.isEmpty { builder.escaped.removeAll(keepingCapacity: true) }
         self.text = text
         do {
             try text.withUnsafeBufferPointer { bytes throws(JSONSyntaxError) in
@@ -81,6 +86,13 @@ package final class JSONTape {
         }
         swap(&builder.entries, &entries)
         swap(&builder.escaped, &escaped)
+    }
+
+    /// Lets go of the text the tape points into (its entries too: it holds no document until
+    /// the next ``read(_:maximumDepth:)``), keeping its storage.
+    package func forgetText() {
+        text = []
+        entries.removeAll(keepingCapacity: true)
     }
 
     /// Reads any collection of bytes (one that is not an array or a slice of one is copied).
@@ -136,6 +148,34 @@ package final class JSONTape {
         guard one.count == other.count else { return false }
         for index in 0 ..< one.count where one[index] != other[index] { return false }
         return true
+    }
+
+    /// The steps from the container at `from` down to the entry `to` inside it: a key's name
+    /// for each object's member, a position for each array's element (none if they are one).
+    /// How a ``JSONTapeReader`` works out its path, when asked.
+    func steps(from: Int, to target: Int) -> [CodingPathStep] {
+        var steps: [CodingPathStep] = []
+        var current = from
+        while current != target {
+            let entry = entries[current]
+            precondition(entry.kind == .array || entry.kind == .object, "an entry below one that holds nothing")
+            if entry.kind == .object {
+                var key = current + 1
+                while target >= after(key + 1) { key = after(key + 1) }
+                steps.append(.name(string(at: key)))
+                current = key + 1
+            } else {
+                var element = current + 1
+                var position = 0
+                while target >= after(element) {
+                    element = after(element)
+                    position += 1
+                }
+                steps.append(.index(position))
+                current = element
+            }
+        }
+        return steps
     }
 
     /// The value at `index`, as a ``JSONValue``: what ``JSONParser`` makes of the same text.

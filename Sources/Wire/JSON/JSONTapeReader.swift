@@ -20,48 +20,75 @@ extension JSONTape {
     ///   decoding throws.
     package func decode<T: Decodable>(_ type: T.Type) throws -> T {
         precondition(!entries.isEmpty, "decoding a tape that holds no document")
-        return try T(from: JSONTapeReader(tape: self, index: 0, parent: nil, step: nil))
+        return try T(from: JSONTapeReader(tape: self))
     }
 
     /// The document as a ``JSONValue``: what ``JSONParser`` makes of the same text.
     package var value: JSONValue { value(at: 0) }
 }
 
-/// The `Decoder` given to `init(from:)` by ``JSONTapeDecoder``: one entry of a tape and where
-/// it is in the document.
+/// The `Decoder` given to `init(from:)` by ``JSONTapeDecoder``: one entry of a tape, and what
+/// it takes to say where it is in the document.
 ///
-/// As with ``JSONValueReader``, each nested value gets a reader of its own, which knows its
-/// parent and its key, and the coding path is put together only when someone asks for it.
-final class JSONTapeReader: Decoder, JSONScalarReading {
+/// A struct of three words, which an `any Decoder` holds in place: the readers of a tagged
+/// value's payload and of an array's elements are made for every action the core reads, and
+/// as objects each was an allocation and a release that cost more than the rest of decoding
+/// the action. Where such a reader is can be read from the tape itself (a tagged value's case
+/// is its one key, an element its position), so it only carries its ``JSONTapeAnchor``: the
+/// nearest reader above it whose step the tape cannot give (a member found by the caller's
+/// coding key, which may be another spelling of the text's; a member that is missing). Only
+/// those steps make an object, as every nested reader did before.
+struct JSONTapeReader: Decoder, JSONScalarReading {
     let tape: JSONTape
     /// The value's entry; -1 stands for a null that is not in the text (the super decoder of a
     /// member that is missing).
     let index: Int
-    private let parent: JSONTapeReader?
-    let step: CodingPathStep?
+    /// Where the path from the document's value stops being readable from the tape (nil: it
+    /// never does).
+    let anchor: JSONTapeAnchor?
 
-    init(tape: JSONTape, index: Int, parent: JSONTapeReader?, step: CodingPathStep?) {
+    /// The reader of the document's value.
+    init(tape: JSONTape) {
+        self.tape = tape
+        index = 0
+        anchor = nil
+    }
+
+    private init(tape: JSONTape, index: Int, anchor: JSONTapeAnchor?) {
         self.tape = tape
         self.index = index
-        self.parent = parent
-        self.step = step
+        self.anchor = anchor
     }
 
     /// `decoder` itself if it is a tape reader. Its type is compared, not cast: a cast of an
-    /// existential to a class asks the runtime, at several hundred instructions, and every
-    /// tagged value of every action asks this (``SingleKeyCoding``). (Written for each reader:
-    /// in code generic over the reader, the optional result's type is looked up at each call.)
+    /// existential asks the runtime, at several hundred instructions, and every tagged value of
+    /// every action asks this (``SingleKeyCoding``). (Written for each reader: in code generic
+    /// over the reader, the optional result's type is looked up at each call.)
     /// - Parameter decoder: any decoder.
     static func of(_ decoder: any Decoder) -> JSONTapeReader? {
         func opened<D: Decoder>(_ decoder: D) -> JSONTapeReader? {
             guard D.self == JSONTapeReader.self else { return nil }
-            // D is this class: the value is one reference.
-            return Unmanaged<JSONTapeReader>.fromOpaque(unsafeBitCast(decoder, to: UnsafeRawPointer.self)).takeUnretainedValue()
+            // D is this type: the value is one as it is.
+            return unsafeBitCast(decoder, to: JSONTapeReader.self)
         }
         return opened(decoder)
     }
 
-    var parentReader: (any JSONScalarReading)? { parent }
+    /// Where the value is in the document: the anchor's path, then the steps the tape gives
+    /// from the anchor's entry down to this one.
+    var codingPath: [any CodingKey] {
+        var path: [any CodingKey] = []
+        var from = 0
+        if let anchor {
+            path = anchor.parent.codingPath
+            path.append(anchor.step.key)
+            from = anchor.index
+        }
+        if index >= 0, from >= 0 {
+            for step in tape.steps(from: from, to: index) { path.append(step.key) }
+        }
+        return path
+    }
 
     /// The kind of the value (a missing member reads as null).
     var kind: JSONTape.Kind { index < 0 ? .null : tape.entries[index].kind }
@@ -95,12 +122,18 @@ final class JSONTapeReader: Decoder, JSONScalarReading {
 
     /// Decodes a nested value, whose entry is `entry`, found at `step`, with a reader of its own.
     func decodeChild<T: Decodable>(_ type: T.Type, at entry: Int, step: CodingPathStep) throws -> T {
-        try T(from: JSONTapeReader(tape: tape, index: entry, parent: self, step: step))
+        try T(from: child(entry, at: step))
     }
 
-    /// A reader for a nested value, for nested containers and super decoders.
+    /// A reader for a nested value, for nested containers and super decoders. A step the tape
+    /// gives again (an element's position) is not kept; a member's key is, in an anchor.
     func child(_ entry: Int, at step: CodingPathStep) -> JSONTapeReader {
-        JSONTapeReader(tape: tape, index: entry, parent: self, step: step)
+        switch step {
+        case .index:
+            return JSONTapeReader(tape: tape, index: entry, anchor: anchor)
+        case .key, .name:
+            return JSONTapeReader(tape: tape, index: entry, anchor: JSONTapeAnchor(parent: self, step: step, index: entry))
+        }
     }
 
     /// Whether the value at `entry` is null (or -1).
@@ -144,7 +177,9 @@ final class JSONTapeReader: Decoder, JSONScalarReading {
             return SingleKeyCoding.Tag(name: name, payload: nil)
         case .object where tape.entries[index].second == 1:
             guard let name = name(at: index + 1, among: names) else { return nil }
-            return SingleKeyCoding.Tag(name: name, payload: child(index + 2, at: .name(name)))
+            // The case is the object's one key, as the tape has it (an ASCII name matched its
+            // bytes; any other is the text's): the payload's path is read from the tape.
+            return SingleKeyCoding.Tag(name: name, payload: JSONTapeReader(tape: tape, index: index + 2, anchor: anchor))
         default:
             return nil
         }
@@ -167,5 +202,23 @@ final class JSONTapeReader: Decoder, JSONScalarReading {
             }
             return nil
         }
+    }
+}
+
+/// Where a ``JSONTapeReader``'s path leaves the tape: a reader reached by a step the text does
+/// not give back as the caller named it (a member found by its coding key), or reached through
+/// no entry at all (a member that is missing, whose super decoder reads null).
+final class JSONTapeAnchor {
+    /// The reader of the value that holds the anchored one.
+    let parent: JSONTapeReader
+    /// The step from there.
+    let step: CodingPathStep
+    /// The anchored reader's entry (-1 for a missing member).
+    let index: Int
+
+    init(parent: JSONTapeReader, step: CodingPathStep, index: Int) {
+        self.parent = parent
+        self.step = step
+        self.index = index
     }
 }

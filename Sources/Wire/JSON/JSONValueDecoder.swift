@@ -58,7 +58,12 @@ final class JSONValueReader: Decoder, JSONScalarReading {
         return opened(decoder)
     }
 
-    var parentReader: (any JSONScalarReading)? { parent }
+    /// Where the value is in the document: its parent's path, then its step.
+    var codingPath: [any CodingKey] {
+        var path = parent?.codingPath ?? []
+        if let step { path.append(step.key) }
+        return path
+    }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case let .object(members) = value else {

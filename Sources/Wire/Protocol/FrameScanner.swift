@@ -23,11 +23,20 @@ struct FrameScanner {
     }
 
     /// Takes `text` after any whitespace.
-    mutating func takeExactly(_ text: [UInt8]) -> Bool {
+    mutating func takeExactly(_ text: StaticString) -> Bool {
         skipWhitespace()
-        guard bytes.count - position >= text.count else { return false }
-        for (offset, byte) in text.enumerated() where bytes[position + offset] != byte { return false }
-        position += text.count
+        guard isNext(text) else { return false }
+        position += text.utf8CodeUnitCount
+        return true
+    }
+
+    /// Whether the bytes from `position` on start with `text` (compared byte by byte through
+    /// two pointers: no array to look up, no iterator).
+    func isNext(_ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard bytes.count - position >= count else { return false }
+        let expected = text.utf8Start
+        for offset in 0 ..< count where bytes[position + offset] != expected[offset] { return false }
         return true
     }
 
@@ -52,7 +61,7 @@ struct FrameScanner {
     }
 
     /// Takes `"key"` (quotes included in `key`) and its colon after any whitespace, or nothing.
-    mutating func takeKey(_ key: [UInt8]) -> Bool {
+    mutating func takeKey(_ key: StaticString) -> Bool {
         let start = position
         guard takeExactly(key), take(UInt8(ascii: ":")) else {
             position = start
@@ -76,9 +85,14 @@ struct FrameScanner {
         }
         let digits = index - start
         guard digits > 0, digits == 1 || bytes[start] != UInt8(ascii: "0"), !(negative && value == 0) else { return nil }
-        if index < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) { return nil }
+        if index < bytes.count, Self.continuesANumber(bytes[index]) { return nil }
         position = index
         return negative ? -value : value
+    }
+
+    /// Whether `byte`, after a number's digits, starts its fraction or exponent.
+    static func continuesANumber(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "e")
     }
 
     /// Skips a string, quotes included; returns its range, quotes included.

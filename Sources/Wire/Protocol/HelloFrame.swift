@@ -11,15 +11,14 @@
 /// same hello. Anything else is nil, and the caller reads the frame the general way, which
 /// also says what is wrong.
 package enum HelloFrame {
-    private static let start = Array(#"{"#.utf8)
-    private static let helloKey = Array(#""hello""#.utf8)
-    private static let clientKey = Array(#""client""#.utf8)
-    private static let nameKey = Array(#""name""#.utf8)
-    private static let protocolKey = Array(#""protocol""#.utf8)
-    private static let roleKey = Array(#""role""#.utf8)
-    private static let snapshotKey = Array(#""snapshot""#.utf8)
-    private static let trueText = Array("true".utf8)
-    private static let falseText = Array("false".utf8)
+    private static var helloKey: StaticString { #""hello""# }
+    private static var clientKey: StaticString { #""client""# }
+    private static var nameKey: StaticString { #""name""# }
+    private static var protocolKey: StaticString { #""protocol""# }
+    private static var roleKey: StaticString { #""role""# }
+    private static var snapshotKey: StaticString { #""snapshot""# }
+    private static var trueText: StaticString { "true" }
+    private static var falseText: StaticString { "false" }
 
     /// The hello in `payload`, if it is written in the plain form.
     /// - Parameter payload: a frame's payload.

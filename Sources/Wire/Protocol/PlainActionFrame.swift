@@ -18,18 +18,29 @@ package struct PlainActionFrame: Sendable, Equatable {
     /// - Returns: the seq and where the action is, or nil if this is not an action in its plain
     ///   form.
     package static func scan(_ bytes: [UInt8]) -> PlainActionFrame? {
-        bytes.withUnsafeBufferPointer { buffer in
+        scan(bytes[...])
+    }
+
+    /// Finds the envelope in `bytes`, a frame's payload as a slice of what was received.
+    /// - Parameter bytes: the payload.
+    /// - Returns: the seq and where the action is (as indices of `bytes`), or nil if this is
+    ///   not an action in its plain form.
+    package static func scan(_ bytes: ArraySlice<UInt8>) -> PlainActionFrame? {
+        let found = bytes.withUnsafeBufferPointer { buffer in
             var scanner = FrameScanner(bytes: buffer)
             return scanner.plainAction()
         }
+        guard var found else { return nil }
+        found.action = found.action.lowerBound + bytes.startIndex ..< found.action.upperBound + bytes.startIndex
+        return found
     }
 }
 
 /// Reads an action's envelope by the structure of its text.
 extension FrameScanner {
-    static let actionKey = Array(#""action""#.utf8)
-    static let clientKey = Array(#""client""#.utf8)
-    static let seqKey = Array(#""seq""#.utf8)
+    static var actionKey: StaticString { #""action""# }
+    static var clientKey: StaticString { #""client""# }
+    static var seqKey: StaticString { #""seq""# }
 
     mutating func plainAction() -> PlainActionFrame? {
         guard take(UInt8(ascii: "{")), takeKey(Self.actionKey), take(UInt8(ascii: "{")) else { return nil }
@@ -38,18 +49,24 @@ extension FrameScanner {
         var sawClient = false
         for member in 0 ..< 3 {
             if member > 0, !take(UInt8(ascii: ",")) { return nil }
-            if takeKey(Self.clientKey) {
+            skipWhitespace()
+            // The three keys differ in their first letter: only that one is tried.
+            guard position + 1 < bytes.count else { return nil }
+            switch bytes[position + 1] {
+            case UInt8(ascii: "c"):
+                guard !sawClient, takeKey(Self.clientKey) else { return nil }
                 skipWhitespace()
-                guard !sawClient, skipPlainString() != nil else { return nil }
+                guard skipPlainString() != nil else { return nil }
                 sawClient = true
-            } else if takeKey(Self.seqKey) {
-                guard seq == nil, let number = sequenceNumber() else { return nil }
+            case UInt8(ascii: "s"):
+                guard seq == nil, takeKey(Self.seqKey), let number = sequenceNumber() else { return nil }
                 seq = number
-            } else if takeKey(Self.actionKey) {
+            case UInt8(ascii: "a"):
+                guard action == nil, takeKey(Self.actionKey) else { return nil }
                 skipWhitespace()
-                guard action == nil, let range = skipValue() else { return nil }
+                guard let range = skipValue() else { return nil }
                 action = range
-            } else {
+            default:
                 return nil
             }
         }
@@ -63,9 +80,9 @@ extension FrameScanner {
     /// is refused, which the general reader says.
     private mutating func sequenceNumber() -> UInt64? {
         skipWhitespace()
-        guard position < bytes.count, (UInt8(ascii: "1") ... UInt8(ascii: "9")).contains(bytes[position]) else { return nil }
+        guard position < bytes.count, bytes[position] &- UInt8(ascii: "1") < 9 else { return nil }
         var value: UInt64 = 0
-        while position < bytes.count, (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(bytes[position]) {
+        while position < bytes.count, bytes[position] &- UInt8(ascii: "0") <= 9 {
             // Both steps checked: 2^64 (1844674407370955161 × 10, then + 6) overflows only
             // at the addition of its last digit.
             let (times, overflow) = value.multipliedReportingOverflow(by: 10)
@@ -75,7 +92,7 @@ extension FrameScanner {
             position += 1
         }
         guard value <= UInt64(Int64.max) else { return nil }
-        if position < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[position]) { return nil }
+        if position < bytes.count, Self.continuesANumber(bytes[position]) { return nil }
         return value
     }
 }

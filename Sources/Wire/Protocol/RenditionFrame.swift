@@ -50,7 +50,7 @@ extension Rendition where State == JSONValue {
 
 /// Reads a rendition by the structure of its text.
 extension FrameScanner {
-    static let renditionKey = Array(#""rendition""#.utf8)
+    static var renditionKey: StaticString { #""rendition""# }
     /// The members' keys, quotes included; a member's bit in `seen` is its index here.
     static let renditionKeys = [#""patch""#, #""revision""#, #""snapshot""#].map { Array($0.utf8) }
     static let operationKeys = [#""from""#, #""op""#, #""path""#, #""value""#].map { Array($0.utf8) }

@@ -79,7 +79,7 @@ extension WelcomeFrame {
 
 /// Reads a welcome's envelope by the structure of the text, and skips its state.
 extension FrameScanner {
-    static let welcomeKey = Array(#""welcome""#.utf8)
+    static var welcomeKey: StaticString { #""welcome""# }
     /// The members' keys, quotes included; a member's bit in `seen` is its index here.
     static let welcomeKeys = [#""core""#, #""pid""#, #""protocol""#, #""revision""#, #""shells""#, #""snapshot""#].map { Array($0.utf8) }
 
