@@ -84,11 +84,15 @@ struct BenchConnection {
         frame.removeAll(keepingCapacity: true)
         for _ in 0 ..< count {
             seq += 1
-            let start = Frame.beginFrame(in: &frame)
-            frame += head
-            frame += String(seq).utf8
-            frame += tail
-            Frame.endFrame(in: &frame, startingAt: start)
+            // Written through a cursor, as the core writes its acks: the seq's digits in place,
+            // no string made of it.
+            frame.appendWritten(atMost: Frame.headerLength + head.count + 20 + tail.count) { [head, tail, seq] cursor in
+                cursor.writeFrame { payload in
+                    payload.write(head)
+                    payload.writeDecimal(seq)
+                    payload.write(tail)
+                }
+            }
         }
         try write(frame)
     }
@@ -117,8 +121,14 @@ struct BenchConnection {
     mutating func receiveAcks() throws(Failure) -> Int {
         var acks = 0
         var mayRead = true
-        while let answer = try readFrame(blocking: false, mayRead: &mayRead) {
-            guard answer.starts(with: Array(#"{"ack""#.utf8)) else { throw .unexpected(String(decoding: answer.prefix(200), as: UTF8.self)) }
+        let ack: StaticString = #"{"ack""#
+        while let answer = try nextPayload(blocking: false, mayRead: &mayRead) {
+            // Looked at where it is in the buffer: no array made of it.
+            let isAck = buffer.withUnsafeBufferPointer { bytes in
+                answer.count >= ack.utf8CodeUnitCount
+                    && (0 ..< ack.utf8CodeUnitCount).allSatisfy { bytes[answer.lowerBound + $0] == ack.utf8Start[$0] }
+            }
+            guard isAck else { throw .unexpected(String(decoding: buffer[answer].prefix(200), as: UTF8.self)) }
             acks += 1
         }
         return acks
@@ -127,19 +137,21 @@ struct BenchConnection {
     /// The next frame's payload; nil when none is whole and the socket has no more for now.
     mutating func readFrame(blocking: Bool) throws(Failure) -> [UInt8]? {
         var mayRead = true
-        return try readFrame(blocking: blocking, mayRead: &mayRead)
+        return try nextPayload(blocking: blocking, mayRead: &mayRead).map { Array(buffer[$0]) }
     }
 
-    /// The next frame's payload, reading only while `mayRead`: a read that leaves room in the
-    /// buffer took everything the socket had, so it clears `mayRead` (unless `blocking`), and
-    /// the caller does not ask the socket again only to hear `EAGAIN`.
-    mutating func readFrame(blocking: Bool, mayRead: inout Bool) throws(Failure) -> [UInt8]? {
+    /// Where the next frame's payload is in the buffer (until the next call), reading only
+    /// while `mayRead`: a read that leaves room in the buffer took everything the socket had,
+    /// so it clears `mayRead` (unless `blocking`), and the caller does not ask the socket
+    /// again only to hear `EAGAIN`.
+    mutating func nextPayload(blocking: Bool, mayRead: inout Bool) throws(Failure) -> Range<Int>? {
         while true {
             if end - start >= 4 {
                 let length = buffer[start ..< start + 4].reduce(0) { $0 << 8 | Int($1) }
                 if end - start >= 4 + length {
-                    let payload = Array(buffer[start + 4 ..< start + 4 + length])
+                    let payload = start + 4 ..< start + 4 + length
                     start += 4 + length
+                    // Emptied: the next read goes to the front (after the payload is used).
                     if start == end { start = 0; end = 0 }
                     return payload
                 }

@@ -69,7 +69,7 @@ extension ByteCursor {
     /// - Parameter payload: writes the payload.
     mutating func writeRecord(_ payload: (inout ByteCursor) -> Void) {
         let start = count
-        for _ in 0 ..< DurableRecord.headerLength { write(0 as UInt8) }
+        writeZeros(DurableRecord.headerLength)
         payload(&self)
         let body = written(from: start + DurableRecord.headerLength)
         store(bigEndian: UInt32(truncatingIfNeeded: body.count), at: start)

@@ -5,11 +5,11 @@ import Wire
 /// `client`, `revision`, `seq`), at a fraction of its cost, since every applied action writes
 /// one. (Not generic, so that its constants are made once.)
 package enum JournalRecordText {
-    private static let actionKey = Array(#"{"action":"#.utf8)
-    private static let atKey = Array(#","at":"#.utf8)
-    private static let clientKey = Array(#","client":"#.utf8)
-    private static let revisionKey = Array(#","revision":"#.utf8)
-    private static let seqKey = Array(#","seq":"#.utf8)
+    private static var actionKey: StaticString { #"{"action":"# }
+    private static var atKey: StaticString { #","at":"# }
+    private static var clientKey: StaticString { #","client":"# }
+    private static var revisionKey: StaticString { #","revision":"# }
+    private static var seqKey: StaticString { #","seq":"# }
 
     /// The most bytes an entry takes beyond its action's and its client's: the keys, a time
     /// of at most 32 bytes, two numbers of at most 20 digits, and the closing brace.

@@ -70,10 +70,7 @@ extension ByteCursor {
     /// - Parameter payload: writes the payload.
     package mutating func writeFrame(_ payload: (inout ByteCursor) -> Void) {
         let start = count
-        write(0 as UInt8)
-        write(0 as UInt8)
-        write(0 as UInt8)
-        write(0 as UInt8)
+        writeZeros(Frame.headerLength)
         payload(&self)
         let length = count - start - Frame.headerLength
         precondition(length <= Frame.absoluteMaximumPayloadLength, "a frame's payload of \(length) bytes")

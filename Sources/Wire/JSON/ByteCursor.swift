@@ -34,6 +34,11 @@ package struct ByteCursor {
         UnsafeMutableRawPointer(claim(bytes.count)).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
     }
 
+    /// Writes `count` zero bytes (room for a header filled in later with ``store(bigEndian:at:)``).
+    package mutating func writeZeros(_ count: Int) {
+        claim(count).initialize(repeating: 0, count: count)
+    }
+
     /// Writes an array's bytes.
     package mutating func write(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { write($0) }
@@ -49,23 +54,30 @@ package struct ByteCursor {
         write(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// Writes a whole number in decimal digits (at most 20 bytes), two at a time (no table:
-    /// a global table is checked for its first use at every access).
+    /// The digits of 00 to 99, two by two: a constant in the executable's read-only data (a
+    /// static array would be checked for its first use at every access).
+    private static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
+
+    /// Writes a whole number in decimal digits (at most 20 bytes), two at a time.
     package mutating func writeDecimal(_ value: UInt64) {
         let length = Self.decimalLength(value)
         let place = claim(length)
+        let pairs = Self.digitPairs.utf8Start
         var value = value
         var end = length
         while value >= 100 {
-            let pair = value % 100
+            let pair = Int(truncatingIfNeeded: value % 100) &* 2
             value /= 100
             end -= 2
-            place[end] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair / 10)
-            place[end + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair % 10)
+            place[end] = pairs[pair]
+            place[end + 1] = pairs[pair + 1]
         }
         if value >= 10 {
-            place[end - 2] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
-            place[end - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+            let pair = Int(truncatingIfNeeded: value) &* 2
+            place[end - 2] = pairs[pair]
+            place[end - 1] = pairs[pair + 1]
         } else {
             place[end - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value)
         }

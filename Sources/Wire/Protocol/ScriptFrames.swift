@@ -70,8 +70,8 @@ package enum ScriptFrames {
         return frame
     }
 
-    private static let ackStart = Array(#"{"ack":{"revision":"#.utf8)
-    private static let ackSeqKey = Array(#","seq":"#.utf8)
+    private static var ackStart: StaticString { #"{"ack":{"revision":"# }
+    private static var ackSeqKey: StaticString { #","seq":"# }
 
     /// `{"ack":{"revision":R,"seq":S}}`, framed: the core's ack, written by hand (it is the most
     /// frequent frame, and its JSON is fixed), byte for byte what ``WireJSON`` writes for
@@ -93,7 +93,7 @@ package enum ScriptFrames {
     ///   - bytes: where it goes.
     package static func appendAckFrame(seq: UInt64, revision: UInt64, to bytes: inout [UInt8]) {
         // The header, the two keys, two numbers of at most 20 digits and the closing braces.
-        bytes.appendWritten(atMost: Frame.headerLength + ackStart.count + ackSeqKey.count + 42) { cursor in
+        bytes.appendWritten(atMost: Frame.headerLength + ackStart.utf8CodeUnitCount + ackSeqKey.utf8CodeUnitCount + 42) { cursor in
             cursor.writeFrame { payload in
                 payload.write(ackStart)
                 payload.writeDecimal(revision)
@@ -109,8 +109,8 @@ package enum ScriptFrames {
     /// else, which the general reader reads.
     /// - Parameter payload: a frame's payload.
     package static func ack(_ payload: [UInt8]) -> Ack? {
-        let head = ackStart
-        let middle = ackSeqKey
+        let head = UnsafeBufferPointer(start: ackStart.utf8Start, count: ackStart.utf8CodeUnitCount)
+        let middle = UnsafeBufferPointer(start: ackSeqKey.utf8Start, count: ackSeqKey.utf8CodeUnitCount)
         guard payload.count > head.count, payload.starts(with: head) else { return nil }
         var index = head.count
         guard let revision = wholeNumber(payload, &index), payload[index...].starts(with: middle) else { return nil }
