@@ -7,6 +7,9 @@ public enum PeerText {
     /// some terminals also obey). Everything else is kept as it is.
     /// - Parameter text: text from a peer.
     public static func escaped(_ text: String) -> String {
+        // Printable ASCII needs nothing, and is told by its bytes (decoding the scalars of
+        // every item's text cost a one-shot `state` 3% of its instructions).
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 16)

@@ -21,10 +21,14 @@ enum StateText {
         default: text = "revision \(revision): \(items.count) items, \(done) done\n"
         }
         // The widest id, not the largest: "-100" is wider than "5".
-        let width = items.map { String($0.id).count }.max() ?? 0
-        for item in items {
-            let id = String(item.id)
-            text += "  " + String(repeating: " ", count: width - id.count) + id
+        let ids = items.map { String($0.id) }
+        let width = ids.map(\.utf8.count).max() ?? 0
+        text.reserveCapacity(text.utf8.count + items.count * (width + 24) + 64)
+        for (item, id) in zip(items, ids) {
+            // Appended piece by piece into the one string: no string made per piece.
+            text += "  "
+            for _ in id.utf8.count ..< width { text += " " }
+            text += id
             text += item.done ? " [x] " : " [ ] "
             text += PeerText.escaped(item.text)
             switch item.pomodoros {
