@@ -185,15 +185,24 @@ struct JSONTapeReader: Decoder, JSONScalarReading {
         }
     }
 
-    /// The one of `names` that the string or key at `entry` is. An ASCII text is compared by
-    /// its bytes, and the name handed back is the caller's own (no string is made of the
-    /// text); any other is made a string and compared as Swift compares strings.
+    /// The one of `names` that the string or key at `entry` is, and the caller's own string.
+    ///
+    /// An ASCII text of at most 15 bytes is first compared with each name as two words: the
+    /// words a Swift string of that text is kept in (its bytes, then its count and flags),
+    /// which a name with the same text is too, and two strings with the same words are the
+    /// same string. That is a few instructions a name where comparing texts costs tens; if the
+    /// words are not as expected (another platform, a name kept otherwise), nothing matches
+    /// and the comparison below decides. Then an ASCII text is compared by its bytes; any
+    /// other is made a string and compared as Swift compares strings.
     private func name(at entry: Int, among names: [String]) -> String? {
         guard tape.entries[entry].flag else {
             let name = tape.string(at: entry)
             return names.contains(name) ? name : nil
         }
         return tape.withBytes(of: entry) { bytes in
+            if let words = Self.shortASCIIStringWords(bytes) {
+                for name in names where unsafeBitCast(name, to: (UInt64, UInt64).self) == words { return name }
+            }
             for name in names where name.utf8.count == bytes.count {
                 // Compared as two buffers (a String's UTF-8 view, walked as a collection, costs
                 // several times as much).
@@ -202,6 +211,21 @@ struct JSONTapeReader: Decoder, JSONScalarReading {
             }
             return nil
         }
+    }
+
+    /// The two words a 64-bit little-endian Swift keeps an ASCII string of at most 15 bytes in:
+    /// its bytes from the first, and its count with the flags of such a string (0xE0) in the
+    /// last byte. Nil for a longer text, or on another kind of machine.
+    static func shortASCIIStringWords(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
+        #if _endian(little) && _pointerBitWidth(_64)
+        guard bytes.count <= 15 else { return nil }
+        var words: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
+        words.1 |= (0xE0 | UInt64(bytes.count)) << 56
+        return words
+        #else
+        return nil
+        #endif
     }
 }
 
