@@ -35,8 +35,18 @@ struct FrameScanner {
     func isNext(_ text: StaticString) -> Bool {
         let count = text.utf8CodeUnitCount
         guard bytes.count - position >= count else { return false }
-        let expected = text.utf8Start
-        for offset in 0 ..< count where bytes[position + offset] != expected[offset] { return false }
+        let expected = UnsafeRawPointer(text.utf8Start)
+        let here = UnsafeRawPointer(bytes.baseAddress! + position)
+        // Eight bytes at a time (a key with its quotes is about that long), then one by one.
+        var offset = 0
+        while count - offset >= 8 {
+            guard here.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == expected.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+            offset += 8
+        }
+        while offset < count {
+            guard here.load(fromByteOffset: offset, as: UInt8.self) == expected.load(fromByteOffset: offset, as: UInt8.self) else { return false }
+            offset += 1
+        }
         return true
     }
 
@@ -52,6 +62,12 @@ struct FrameScanner {
         guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return nil }
         let start = position + 1
         var index = start
+        // Eight bytes at a time while none of them ends the string or is not plain (a client
+        // id is some 36 bytes), then one by one.
+        let base = UnsafeRawPointer(bytes.baseAddress!)
+        while bytes.count - index >= 8, Self.allPlain(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+            index += 8
+        }
         while index < bytes.count, bytes[index] >= 0x20, bytes[index] < 0x7F, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
             index += 1
         }
@@ -88,6 +104,22 @@ struct FrameScanner {
         if index < bytes.count, Self.continuesANumber(bytes[index]) { return nil }
         position = index
         return negative ? -value : value
+    }
+
+    /// Whether each of the eight bytes of `word` is printable ASCII (0x20 to 0x7E) and neither
+    /// a quote nor a backslash: the test of ``skipPlainString()``, for eight bytes at once.
+    static func allPlain(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        // A byte's high bit is set in each of these where the byte is below 0x20, above 0x7E,
+        // a quote, or a backslash (the usual "has a zero byte" test, on word XOR the byte).
+        let below = (word &- ones &* 0x20) & ~word
+        let above = (word &+ ones &* 0x01) | word
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let isQuote = (quote &- ones) & ~quote
+        let isBackslash = (backslash &- ones) & ~backslash
+        return (below | above | isQuote | isBackslash) & highs == 0
     }
 
     /// Whether `byte`, after a number's digits, starts its fraction or exponent.

@@ -82,6 +82,12 @@ extension FrameScanner {
         skipWhitespace()
         guard position < bytes.count, bytes[position] &- UInt8(ascii: "1") < 9 else { return nil }
         var value: UInt64 = 0
+        // Up to 18 digits cannot pass 2^63-1: taken without a check each.
+        let plainEnd = min(bytes.count, position + 18)
+        while position < plainEnd, bytes[position] &- UInt8(ascii: "0") <= 9 {
+            value = value &* 10 &+ UInt64(bytes[position] &- UInt8(ascii: "0"))
+            position += 1
+        }
         while position < bytes.count, bytes[position] &- UInt8(ascii: "0") <= 9 {
             // Both steps checked: 2^64 (1844674407370955161 × 10, then + 6) overflows only
             // at the addition of its last digit.
