@@ -68,7 +68,15 @@ package struct ClientMachine {
     /// ``document`` may be half patched and patches are let pass.
     package private(set) var isResyncing = false
 
-    private var phase = Phase.idle
+    private var phase = Phase.idle {
+        didSet {
+            isOpen = phase == .open
+            switch phase {
+            case .handshaking, .waiting: hasDeadline = true
+            case .idle, .connecting, .open, .ended: hasDeadline = false
+            }
+        }
+    }
     /// Set while the first welcome has not come: trying is bounded by `openDeadline`.
     private var opening: Opening?
     /// Set while a lost core is being tried again.
@@ -150,7 +158,12 @@ package struct ClientMachine {
     }
 
     /// Whether a connection is up and welcomed.
-    package var isOpen: Bool { phase == .open }
+    package private(set) var isOpen = false
+
+    /// Whether ``deadline`` is not nil: asked without making an optional instant (the
+    /// standard library's instants are reached through its value witnesses, at every copy and
+    /// test: a watcher asks at every state).
+    package private(set) var hasDeadline = false
 
     /// Whether actions are waiting for their answers.
     package var hasUnanswered: Bool { !unanswered.isEmpty }

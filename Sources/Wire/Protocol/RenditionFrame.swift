@@ -51,11 +51,6 @@ extension Rendition where State == JSONValue {
 /// Reads a rendition by the structure of its text.
 extension FrameScanner {
     static var renditionKey: StaticString { #""rendition""# }
-    /// The members' keys, quotes included; a member's bit in `seen` is its index here.
-    static let renditionKeys = [#""patch""#, #""revision""#, #""snapshot""#].map { Array($0.utf8) }
-    static let operationKeys = [#""from""#, #""op""#, #""path""#, #""value""#].map { Array($0.utf8) }
-    /// The names of the operations, in the order of ``JSONPatchOperation/Kind/allCases``.
-    static let kinds = JSONPatchOperation.Kind.allCases.map { Array($0.rawValue.utf8) }
 
     mutating func rendition() -> RenditionFrame? {
         guard take(UInt8(ascii: "{")), takeExactly(Self.renditionKey), take(UInt8(ascii: ":")), take(UInt8(ascii: "{")) else { return nil }
@@ -64,7 +59,7 @@ extension FrameScanner {
         var snapshot: JSONValue?
         var seen: UInt8 = 0
         repeat {
-            guard let member = key(among: Self.renditionKeys, seen: &seen) else { return nil }
+            guard let member = renditionMember(seen: &seen) else { return nil }
             switch member {
             case 0:
                 guard let operations = operations() else { return nil }
@@ -87,25 +82,59 @@ extension FrameScanner {
         }
     }
 
-    /// A member's key (one of `keys`, not seen before) and its colon; its index in `keys`.
-    private mutating func key(among keys: [[UInt8]], seen: inout UInt8) -> Int? {
-        skipWhitespace()
-        guard let keyRange = skipString(), let member = keys.firstIndex(where: { same($0, at: keyRange) }),
-              seen & (1 << member) == 0, take(UInt8(ascii: ":"))
-        else { return nil }
+    /// The key of a rendition's member (0 `patch`, 1 `revision`, 2 `snapshot`), not seen
+    /// before, and its colon. Each key is compared with the text as it is, quotes included,
+    /// so that any other spelling (an escape, another key) is nil and left to the general
+    /// reader.
+    private mutating func renditionMember(seen: inout UInt8) -> Int? {
+        let member: Int
+        if takeExactly(#""patch""#) {
+            member = 0
+        } else if takeExactly(#""revision""#) {
+            member = 1
+        } else if takeExactly(#""snapshot""#) {
+            member = 2
+        } else {
+            return nil
+        }
+        return colon(after: member, seen: &seen)
+    }
+
+    /// The key of an operation's member (0 `from`, 1 `op`, 2 `path`, 3 `value`), not seen
+    /// before, and its colon.
+    private mutating func operationMember(seen: inout UInt8) -> Int? {
+        let member: Int
+        if takeExactly(#""op""#) {
+            member = 1
+        } else if takeExactly(#""path""#) {
+            member = 2
+        } else if takeExactly(#""value""#) {
+            member = 3
+        } else if takeExactly(#""from""#) {
+            member = 0
+        } else {
+            return nil
+        }
+        return colon(after: member, seen: &seen)
+    }
+
+    /// Marks `member` seen (nil if it was) and takes the colon after its key.
+    private mutating func colon(after member: Int, seen: inout UInt8) -> Int? {
+        guard seen & (1 << member) == 0, take(UInt8(ascii: ":")) else { return nil }
         seen |= 1 << member
         skipWhitespace()
         return member
     }
 
-    /// Whether the text at `range` is `text`, byte for byte.
-    private func same(_ text: [UInt8], at range: Range<Int>) -> Bool {
-        guard text.count == range.count else { return false }
-        return text.withUnsafeBufferPointer { text in
-            var index = 0
-            while index < text.count, text[index] == bytes[range.lowerBound + index] { index += 1 }
-            return index == text.count
-        }
+    /// An operation's name, as a string with its quotes (the most common first).
+    private mutating func operationKind() -> JSONPatchOperation.Kind? {
+        if takeExactly(#""replace""#) { return .replace }
+        if takeExactly(#""add""#) { return .add }
+        if takeExactly(#""remove""#) { return .remove }
+        if takeExactly(#""test""#) { return .test }
+        if takeExactly(#""move""#) { return .move }
+        if takeExactly(#""copy""#) { return .copy }
+        return nil
     }
 
     private mutating func operations() -> JSONPatch? {
@@ -127,14 +156,14 @@ extension FrameScanner {
         var operand: JSONValue?
         var seen: UInt8 = 0
         repeat {
-            guard let member = key(among: Self.operationKeys, seen: &seen) else { return nil }
+            guard let member = operationMember(seen: &seen) else { return nil }
             switch member {
             case 0:
                 guard let pointer = pointer() else { return nil }
                 from = pointer
             case 1:
-                guard let name = skipPlainString(), let known = Self.kinds.firstIndex(where: { same($0, at: name) }) else { return nil }
-                kind = JSONPatchOperation.Kind.allCases[known]
+                guard let known = operationKind() else { return nil }
+                kind = known
             case 2:
                 guard let pointer = pointer() else { return nil }
                 path = pointer
