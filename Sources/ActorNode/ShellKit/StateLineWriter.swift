@@ -54,11 +54,19 @@ struct StateLineWriter {
             return false
         }
         if operation == .test { return true }
-        if let index = memberIndex[member] { members[index].text = nil }
+        if let index = index(ofMember: member) { members[index].text = nil }
         // A member added or removed at the top level changes the order.
         if pointer.tokens.count == 1, operation != .replace { orderIsStale = true }
         forgetElements(at: pointer.tokens, operation: operation)
         return true
+    }
+
+    /// Where the top-level member `key` is in ``members``: looked for among a few by comparing
+    /// the keys (two words each for a short key, where hashing it costs some 350 instructions,
+    /// once a state printed), in ``memberIndex`` among many.
+    private func index(ofMember key: String) -> Int? {
+        guard members.count <= 16 else { return memberIndex[key] }
+        return members.firstIndex { $0.key == key }
     }
 
     /// Forgets everything (a new document).

@@ -17,14 +17,13 @@ extension Rendition where State == JSONValue {
     /// above.
     /// - Parameter payload: the frame's payload.
     package static func read(_ payload: [UInt8]) -> RenditionFrame? {
-        guard payload.starts(with: prefix) else { return nil }
-        return payload.withUnsafeBufferPointer { buffer in
+        payload.withUnsafeBufferPointer { buffer in
             var scanner = FrameScanner(bytes: buffer)
+            // Anything else is told at its first bytes.
+            guard scanner.isNext(#"{"rendition":"#) else { return nil }
             return scanner.rendition()
         }
     }
-
-    private static let prefix = Array(#"{"rendition":"#.utf8)
 
     /// `{"rendition":{"revision":R,"snapshot":STATE}}`, framed: a snapshot rendition written by
     /// hand around the state's JSON text, byte for byte what ``WireJSON`` writes for
