@@ -16,9 +16,10 @@
 # - without --export-dynamic, which the toolchain asks for with a static Swift runtime: the
 #   runtime looks up its own path with dladdr at start, which walks every exported symbol
 #   (130,000 instructions for 4,500 of them); nothing of ours is looked up by name;
-# - with the relative relocations packed (-z pack-relative-relocs, DT_RELR), where glibc is
-#   2.36 or newer (older ones cannot load such a binary): the dynamic loader reads a 6 KB
-#   table instead of 740 KB.
+# - for a position-independent executable (CAMA_PIE=1, below), with the relative relocations
+#   packed (-z pack-relative-relocs, DT_RELR), where glibc is 2.36 or newer (older ones
+#   cannot load such a binary): the dynamic loader reads a 6 KB table instead of 740 KB. A
+#   fixed-address executable, the default, has none, and runs on older glibc too.
 #
 # With lld it also puts each function in a section of its own (-function-sections) and lays
 # the hot ones out side by side, in the order of scripts/hot-functions.txt (written by
@@ -72,8 +73,10 @@ if [ -x "$swift_directory/ld.lld" ] || command -v ld.lld > /dev/null 2>&1; then
     # Each function in a section of its own, laid out in the order of hot-functions.txt.
     flags+=(-Xswiftc -Xfrontend -Xswiftc -function-sections)
     flags+=(-Xlinker "--symbol-ordering-file=$PWD/scripts/hot-functions.txt" -Xlinker --no-warn-symbol-ordering)
+    # A position-independent executable's relative relocations are packed, where glibc can
+    # read them (2.36 or newer; the executable then needs as much). A fixed-address one has none.
     glibc="$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')"
-    if [ -n "$glibc" ] && [ "$(printf '%s\n2.36\n' "$glibc" | sort -V | head -n 1)" = "2.36" ]; then
+    if [ -n "${CAMA_PIE:-}" ] && [ -n "$glibc" ] && [ "$(printf '%s\n2.36\n' "$glibc" | sort -V | head -n 1)" = "2.36" ]; then
         flags+=(-Xlinker -z -Xlinker pack-relative-relocs)
     fi
 fi
