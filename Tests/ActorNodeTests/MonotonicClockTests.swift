@@ -36,4 +36,15 @@ struct MonotonicClockTests {
         #expect(MonotonicClock.deadline(after: .seconds(Int64.max)) == .max)
         #expect(MonotonicClock.deadline(after: .seconds(20_000_000_000)) == .max)
     }
+
+    @Test("a duration in nanoseconds: none for a negative one, all of them for one too long to count")
+    func nanoseconds() {
+        #expect(MonotonicClock.nanoseconds(in: .milliseconds(100)) == 100_000_000)
+        #expect(MonotonicClock.nanoseconds(in: .seconds(1.5)) == 1_500_000_000)
+        #expect(MonotonicClock.nanoseconds(in: .nanoseconds(7)) == 7)
+        #expect(MonotonicClock.nanoseconds(in: .zero) == 0)
+        #expect(MonotonicClock.nanoseconds(in: .seconds(-3)) == 0)
+        #expect(MonotonicClock.nanoseconds(in: .seconds(20_000_000_000)) == .max)
+        #expect(FsyncPolicy.batchIntervalNanoseconds == 100_000_000)
+    }
 }

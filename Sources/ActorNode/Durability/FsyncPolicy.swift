@@ -13,4 +13,6 @@ package enum FsyncPolicy: String, Sendable, CaseIterable {
 
     /// How often `batch` syncs.
     package static let batchInterval: Duration = .milliseconds(100)
+    /// ``batchInterval`` in ``MonotonicClock`` nanoseconds, for what checks it at every turn.
+    static let batchIntervalNanoseconds = MonotonicClock.nanoseconds(in: batchInterval)
 }

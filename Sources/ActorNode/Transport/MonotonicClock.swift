@@ -17,11 +17,19 @@ enum MonotonicClock {
     /// of time.
     /// - Parameter delay: how long from now.
     static func deadline(after delay: Duration) -> UInt64 {
-        let (seconds, attoseconds) = delay.components
-        guard seconds >= 0 else { return now }
+        let (sum, carry) = now.addingReportingOverflow(nanoseconds(in: delay))
+        return carry ? .max : sum
+    }
+
+    /// `duration` in nanoseconds: none for a negative one, all of them (`UInt64.max`) for one
+    /// too long to count.
+    /// - Parameter duration: a duration.
+    static func nanoseconds(in duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0 else { return 0 }
         let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
         guard !overflow else { return .max }
-        let (sum, carry) = now.addingReportingOverflow(whole &+ UInt64(max(0, attoseconds) / 1_000_000_000))
+        let (sum, carry) = whole.addingReportingOverflow(UInt64(max(0, attoseconds) / 1_000_000_000))
         return carry ? .max : sum
     }
 
