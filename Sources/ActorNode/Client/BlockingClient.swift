@@ -116,12 +116,27 @@ package final class BlockingClient {
     ///   - unlessDrained: return at once, with none, when everything the last read brought has
     ///     been taken: the caller shows what it has before waiting.
     package func events(before deadline: ContinuousClock.Instant?, unlessDrained: Bool = false) throws(OneShotHalt) -> [ClientEvent] {
+        var events: [ClientEvent] = []
+        try takeEvents(before: deadline, unlessDrained: unlessDrained, into: &events)
+        return events
+    }
+
+    /// ``events(before:unlessDrained:)`` into the caller's array, which is emptied first and
+    /// whose storage the client keeps for the events to come: a caller that asks again and
+    /// again (a watcher, at every state) makes no array each time.
+    /// - Parameters:
+    ///   - deadline: when to stop waiting (nil: as long as it takes, or the whole command's
+    ///     deadline).
+    ///   - unlessDrained: return at once, with none, when everything the last read brought has
+    ///     been taken.
+    ///   - events: where the events go.
+    package func takeEvents(before deadline: ContinuousClock.Instant?, unlessDrained: Bool = false, into events: inout [ClientEvent]) throws(OneShotHalt) {
+        events.removeAll(keepingCapacity: true)
         while pending.isEmpty {
-            if machine.isEnded { return [] }
-            guard try wait(before: deadline, unlessDrained: unlessDrained) else { break }
+            if machine.isEnded { return }
+            guard try wait(before: deadline, unlessDrained: unlessDrained) else { return }
         }
-        defer { pending.removeAll() }
-        return pending
+        swap(&events, &pending)
     }
 
     /// Says bye and closes the connection.

@@ -233,7 +233,7 @@ package struct ClientMachine {
     ///   - payload: the frame's payload.
     ///   - now: the time.
     package mutating func received(frame payload: [UInt8], now: ContinuousClock.Instant) -> [ClientOutput] {
-        take(payload, now: now)
+        take(payload[...], now: now)
     }
 
     /// The transport found the stream broken (a frame too large, or cut short).
@@ -342,9 +342,10 @@ package struct ClientMachine {
     private mutating func takeFrames(now: ContinuousClock.Instant) -> [ClientOutput] {
         var outputs: [ClientOutput] = []
         while !isEnded {
-            let payload: [UInt8]
+            // A slice of what the decoder holds, read before the next bytes come (no copy).
+            let payload: ArraySlice<UInt8>
             do {
-                guard let frame = try decoder.nextFrame() else { break }
+                guard let frame = try decoder.nextFrameSlice() else { break }
                 payload = frame
             } catch {
                 outputs += streamBroke(error, now: now)
@@ -360,7 +361,7 @@ package struct ClientMachine {
         return outputs
     }
 
-    private mutating func take(_ payload: [UInt8], now: ContinuousClock.Instant) -> [ClientOutput] {
+    private mutating func take(_ payload: ArraySlice<UInt8>, now: ContinuousClock.Instant) -> [ClientOutput] {
         switch phase {
         case .handshaking: handshakeFrame(payload, now: now)
         case .open: sessionFrame(payload)
@@ -380,9 +381,11 @@ package struct ClientMachine {
         case undecodable(String)
     }
 
-    private func read(_ payload: [UInt8]) -> Incoming {
-        if let ack = ScriptFrames.ack(payload) { return .ack(ack) }
-        if mirrors, let rendition = RenditionFrame.read(payload) { return .rendition(rendition) }
+    private func read(_ slice: ArraySlice<UInt8>) -> Incoming {
+        // The two most frequent frames are read where they are; anything else is copied out.
+        if let ack = ScriptFrames.ack(slice) { return .ack(ack) }
+        if mirrors, let rendition = RenditionFrame.read(slice) { return .rendition(rendition) }
+        let payload = Array(slice)
         if let split = WelcomeFrame.split(payload) {
             return .welcome(ReceivedWelcome(core: split.core, revision: split.revision, shells: split.shells, pid: split.pid, payload: payload, snapshot: split.snapshot))
         }
@@ -399,7 +402,7 @@ package struct ClientMachine {
         }
     }
 
-    private mutating func handshakeFrame(_ payload: [UInt8], now: ContinuousClock.Instant) -> [ClientOutput] {
+    private mutating func handshakeFrame(_ payload: ArraySlice<UInt8>, now: ContinuousClock.Instant) -> [ClientOutput] {
         switch read(payload) {
         case let .welcome(welcome):
             return welcomed(welcome, now: now)
@@ -418,7 +421,7 @@ package struct ClientMachine {
         }
     }
 
-    private mutating func sessionFrame(_ payload: [UInt8]) -> [ClientOutput] {
+    private mutating func sessionFrame(_ payload: ArraySlice<UInt8>) -> [ClientOutput] {
         switch read(payload) {
         case let .ack(ack):
             return answer(ack.seq, .applied(revision: ack.revision))

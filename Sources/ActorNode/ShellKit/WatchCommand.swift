@@ -71,13 +71,15 @@ struct WatchLoop<App: ShellApp> {
     mutating func follow(_ client: BlockingClient) throws(OneShotHalt) -> ExitStatus {
         defer { client.close() }
         if case .done = replaced(client) { return .success }
+        // One array for the events of every wait, its storage handed back and forth.
+        var events: [ClientEvent] = []
         while true {
             // Once every frame of the last read is taken, or a state has waited long enough
             // (frames keep coming), it is printed.
             if let since = unshownSince, MonotonicClock.now &- since >= Self.longestWait {
                 if case .done = try showState(client) { return .success }
             }
-            let events = try client.events(before: nil, unlessDrained: unshownSince != nil)
+            try client.takeEvents(before: nil, unlessDrained: unshownSince != nil, into: &events)
             if events.isEmpty, case .done = try showState(client) { return .success }
             for event in events {
                 if case .done = try take(event, client) { return .success }

@@ -17,6 +17,12 @@ extension Rendition where State == JSONValue {
     /// above.
     /// - Parameter payload: the frame's payload.
     package static func read(_ payload: [UInt8]) -> RenditionFrame? {
+        read(payload[...])
+    }
+
+    /// ``read(_:)-([UInt8])`` of a payload that is a slice of what was received (no copy).
+    /// - Parameter payload: the frame's payload.
+    package static func read(_ payload: ArraySlice<UInt8>) -> RenditionFrame? {
         payload.withUnsafeBufferPointer { buffer in
             var scanner = FrameScanner(bytes: buffer)
             // Anything else is told at its first bytes.

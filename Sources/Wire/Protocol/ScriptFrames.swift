@@ -109,6 +109,16 @@ package enum ScriptFrames {
     /// else, which the general reader reads.
     /// - Parameter payload: a frame's payload.
     package static func ack(_ payload: [UInt8]) -> Ack? {
+        payload.withUnsafeBufferPointer { ack($0) }
+    }
+
+    /// ``ack(_:)-([UInt8])`` of a payload that is a slice of what was received (no copy).
+    /// - Parameter payload: a frame's payload.
+    package static func ack(_ payload: ArraySlice<UInt8>) -> Ack? {
+        payload.withUnsafeBufferPointer { ack($0) }
+    }
+
+    private static func ack(_ payload: UnsafeBufferPointer<UInt8>) -> Ack? {
         let head = UnsafeBufferPointer(start: ackStart.utf8Start, count: ackStart.utf8CodeUnitCount)
         let middle = UnsafeBufferPointer(start: ackSeqKey.utf8Start, count: ackSeqKey.utf8CodeUnitCount)
         guard payload.count > head.count, payload.starts(with: head) else { return nil }
@@ -121,7 +131,7 @@ package enum ScriptFrames {
     }
 
     /// 0 to 10^18 - 1, written plainly (no sign, no leading zero), at `index`.
-    static func wholeNumber(_ bytes: [UInt8], _ index: inout Int) -> UInt64? {
+    static func wholeNumber(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> UInt64? {
         let start = index
         var value: UInt64 = 0
         while index < bytes.count, bytes[index] &- UInt8(ascii: "0") <= 9, index - start < 18 {
