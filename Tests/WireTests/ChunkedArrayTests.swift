@@ -124,6 +124,24 @@ struct ChunkedArrayTests {
         }
     }
 
+    @Test("== compares the chunks that are not shared, and lists cut differently element by element")
+    func equality() {
+        let base = ChunkedArray(0 ..< 2000)
+        var changed = base
+        changed[1500] = -1
+        #expect(changed != base)
+        changed[1500] = 1500
+        // Equal again, in a chunk of its own.
+        #expect(changed == base)
+        var appended = ChunkedArray<Int>()
+        for value in 0 ..< 2000 { appended.append(value) }
+        // The same elements, cut into chunks at other places.
+        #expect(appended == base)
+        appended[0] = 7
+        #expect(appended != base)
+        #expect(ChunkedArray(0 ..< 1999) != base)
+    }
+
     @Test("after one change, the diff asks == of the changed element alone: shared chunks are skipped, unchanged copies are the same bits")
     func diffSkipsSharedChunks() throws {
         Counted.comparisons.withLock { $0 = 0 }
@@ -134,9 +152,10 @@ struct ChunkedArrayTests {
         #expect(patch.count == 1)
         // Counted is two words with no padding, so the copies in the changed chunk have the
         // same bits as before (ArrayDiff.commonEnds): == is asked where the common ends are
-        // found, and again where the element's change is described.
+        // found, again where the element's change is described, and once by FieldDiff before
+        // it looks inside the element (an unchanged member is not looked into).
         let comparisons = Counted.comparisons.withLock { $0 }
-        #expect(comparisons == 2, "\(comparisons) comparisons for one changed element")
+        #expect(comparisons == 3, "\(comparisons) comparisons for one changed element")
     }
 }
 

@@ -199,7 +199,13 @@ extension CoreEngine {
     func broadcastRendition(revision: UInt64, previous: State) {
         var content = Rendition<State>.Content.snapshot(kernel.state)
         do {
-            content = .patch(try JSONPatch(from: previous, to: kernel.state))
+            let patch = try JSONPatch(from: previous, to: kernel.state)
+            // Written by hand, as the general encoder would (which says what is wrong if not).
+            if let frame = RenditionFrame.patchFrame(revision: revision, patch: patch) {
+                pending.append(.rendition(frame))
+                return
+            }
+            content = .patch(patch)
         } catch {
             log("could not diff revision \(revision) (\(error)); sending a snapshot")
         }

@@ -16,6 +16,13 @@ enum FieldDiff {
     /// Appends the operations that take the JSON of `old` to the JSON of `new`, at `path`.
     @usableFromInline
     static func appendPatch<Value: Encodable>(from old: Value, to new: Value, at path: JSONPointer, into patch: inout JSONPatch) throws {
+        // An unchanged value needs no look inside (by its `==` where it has one, as for a value
+        // compared whole): most members of a state are unchanged by an action, and capturing
+        // one's fields on both sides cost more than comparing it (callgrind: the to-do app's
+        // patch for a counter increment, 86,000 instructions, most of them on the unchanged
+        // list and timer).
+        let equatable = new as? any Equatable
+        if let equatable, equal(equatable, old) { return }
         let newFields = FieldCapture.capture(new)
         if newFields.shape == .members {
             let oldFields = FieldCapture.capture(old)
@@ -24,7 +31,8 @@ enum FieldDiff {
                 return
             }
         }
-        if try !same(old, new) {
+        // Compared whole: already known to differ where the type has `==`.
+        if try equatable != nil || JSONValue(encoding: old) != JSONValue(encoding: new) {
             patch.append(.replace(path, try JSONValue(encoding: new)))
         }
     }
@@ -105,13 +113,6 @@ enum FieldDiff {
         // `old` is of the same type: the callers' types say so.
         guard let old = old as? Value else { return patch.append(.replace(path, try JSONValue(encoding: new))) }
         try new.appendPatch(from: old, at: path, to: &patch)
-    }
-
-    /// Whether two values of a type that is not a plain struct are the same: `==` where the type
-    /// has it, else the same JSON.
-    private static func same<Value: Encodable>(_ old: Value, _ new: Value) throws -> Bool {
-        if let new = new as? any Equatable { return equal(new, old) }
-        return try JSONValue(encoding: old) == JSONValue(encoding: new)
     }
 
     private static func equal<Value: Equatable>(_ new: Value, _ old: Any) -> Bool {

@@ -229,11 +229,16 @@ extension ChunkedArray: ExpressibleByArrayLiteral {
 }
 
 extension ChunkedArray: Equatable where Element: Equatable {
-    /// Shared chunks are equal without looking inside.
+    /// Shared chunks are equal without looking inside: two lists cut the same way are compared
+    /// chunk by chunk, only the chunks that are not shared element by element (a list after one
+    /// change against the list before costs one chunk's comparison, whatever its length).
     public static func == (lhs: ChunkedArray, rhs: ChunkedArray) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        if lhs.starts == rhs.starts, zip(lhs.chunks, rhs.chunks).allSatisfy({ $0 === $1 }) { return true }
-        return lhs.elementsEqual(rhs)
+        guard lhs.starts == rhs.starts else { return lhs.elementsEqual(rhs) }
+        for (left, right) in zip(lhs.chunks, rhs.chunks) where left !== right {
+            guard left.elements == right.elements else { return false }
+        }
+        return true
     }
 }
 
