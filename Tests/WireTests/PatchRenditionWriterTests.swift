@@ -40,32 +40,9 @@ struct PatchRenditionWriterTests {
 
     @Test("2,000 random patches of random values")
     func random() throws {
-        var random = SystemRandomNumberGenerator()
-        func value(_ depth: Int) -> JSONValue {
-            switch Int.random(in: 0 ..< (depth > 2 ? 5 : 7), using: &random) {
-            case 0: return .null
-            case 1: return .bool(Bool.random(using: &random))
-            case 2: return .integer(Int64.random(in: Int64.min ... Int64.max, using: &random))
-            case 3: return .double(Double.random(in: -1e6 ... 1e6, using: &random))
-            case 4: return .string(String((0 ..< Int.random(in: 0 ... 8, using: &random)).map { _ in "ab\"\\/~é\n\t\u{0}\u{7f}\u{9b}😀".randomElement(using: &random)! }))
-            case 5: return .array((0 ..< Int.random(in: 0 ... 3, using: &random)).map { _ in value(depth + 1) })
-            default: return .object(Dictionary((0 ..< Int.random(in: 0 ... 3, using: &random)).map { (["k\($0)", "é", "a\"", "Z", ""].randomElement(using: &random)!, value(depth + 1)) }, uniquingKeysWith: { a, _ in a }))
-            }
-        }
-        func pointer() -> JSONPointer {
-            JSONPointer(tokens: (0 ..< Int.random(in: 0 ... 3, using: &random)).map { _ in ["a", "0", "~", "/", "-", "é", "\"", "\u{1}"].randomElement(using: &random)! })
-        }
+        var random = RandomJSON()
         for round in 0 ..< 2000 {
-            let patch: JSONPatch = (0 ..< Int.random(in: 0 ... 4, using: &random)).map { _ in
-                switch Int.random(in: 0 ..< 6, using: &random) {
-                case 0: return .add(pointer(), value(0))
-                case 1: return .remove(pointer())
-                case 2: return .replace(pointer(), value(0))
-                case 3: return JSONPatchOperation(op: .copy, path: pointer(), from: pointer())
-                case 4: return JSONPatchOperation(op: .test, path: pointer(), value: value(0))
-                default: return .move(from: pointer(), to: pointer())
-                }
-            }
+            let patch = random.patch()
             let frame = try #require(RenditionFrame.patchFrame(revision: UInt64(round), patch: patch))
             #expect(frame == (try Self.general(revision: UInt64(round), patch: patch)))
         }

@@ -78,31 +78,9 @@ struct RenditionFrameTests {
 
     @Test("a random patch of random values, written by the wire's encoder, reads the same both ways")
     func fuzz() throws {
-        var random = SystemRandomNumberGenerator()
-        func value(_ depth: Int) -> JSONValue {
-            switch Int.random(in: 0 ..< (depth > 2 ? 5 : 7), using: &random) {
-            case 0: return .null
-            case 1: return .bool(Bool.random(using: &random))
-            case 2: return .integer(Int64.random(in: -1_000_000 ... 1_000_000, using: &random))
-            case 3: return .double(Double.random(in: -1e6 ... 1e6, using: &random))
-            case 4: return .string(String((0 ..< Int.random(in: 0 ... 8, using: &random)).map { _ in "ab\"\\/~é\n😀".randomElement(using: &random)! }))
-            case 5: return .array((0 ..< Int.random(in: 0 ... 3, using: &random)).map { _ in value(depth + 1) })
-            default: return .object(Dictionary((0 ..< Int.random(in: 0 ... 3, using: &random)).map { ("k\($0)", value(depth + 1)) }, uniquingKeysWith: { a, _ in a }))
-            }
-        }
-        func pointer() -> JSONPointer {
-            JSONPointer(tokens: (0 ..< Int.random(in: 0 ... 3, using: &random)).map { _ in ["a", "0", "~", "/", "-", "é"].randomElement(using: &random)! })
-        }
+        var random = RandomJSON()
         for round in 0 ..< 500 {
-            let patch: JSONPatch = (0 ..< Int.random(in: 0 ... 4, using: &random)).map { _ in
-                switch Int.random(in: 0 ..< 4, using: &random) {
-                case 0: return .add(pointer(), value(0))
-                case 1: return .remove(pointer())
-                case 2: return .replace(pointer(), value(0))
-                default: return .move(from: pointer(), to: pointer())
-                }
-            }
-            let rendition = Rendition<JSONValue>(revision: UInt64(round), content: round % 5 == 0 ? .snapshot(value(0)) : .patch(patch))
+            let rendition = Rendition<JSONValue>(revision: UInt64(round), content: round % 5 == 0 ? .snapshot(random.value()) : .patch(random.patch()))
             let payload = try WireJSON.encode(ServerMessage<JSONValue>.rendition(rendition))
             let read = try #require(RenditionFrame.read(payload), "\(String(decoding: payload, as: UTF8.self))")
             #expect(read == (try Self.general(payload)))
