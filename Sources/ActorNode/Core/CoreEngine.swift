@@ -328,9 +328,11 @@ extension CoreEngine: EngineEventSink {
     }
 
     /// Runs `body` isolated to the engine, from the loop's thread, which is the engine's
-    /// executor: what `assumeIsolated` does, and the engine's one way in from the loop (its
-    /// clients' events, the end of each turn, its timers and the jobs its threads queue), two
-    /// of them for every action. `assumeIsolated` asks the runtime for the current
+    /// executor: what `assumeIsolated` does, and the engine's way in from the loop for what
+    /// comes now and then (accepting, its timers, the jobs its threads queue); the two that
+    /// come at every action, a client's events and the end of a turn, go through
+    /// ``clientReadyEntry`` and ``endTurnEntry``, the same cast made once, since wrapping a
+    /// closure here allocates. `assumeIsolated` asks the runtime for the current
     /// executor, which with no task running goes through several lookups to the loop's
     /// `checkIsolated()`, and looks up the engine's generic metadata: about 1,500 instructions
     /// for each call (callgrind). This checks the loop's thread directly, and traps as

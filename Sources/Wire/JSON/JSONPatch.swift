@@ -4,7 +4,7 @@
 /// The core emits `add`, `remove`, `replace` and `move`; ``JSONValue/apply(_:)`` implements all
 /// six operations of the RFC so that any standard patch applies.
 public struct JSONPatchOperation: Codable, Sendable, Hashable {
-    public enum Kind: String, Codable, Sendable, CaseIterable {
+    public enum Kind: String, Codable, Sendable {
         case add, remove, replace, move, copy, test
     }
 
