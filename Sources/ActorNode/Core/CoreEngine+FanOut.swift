@@ -40,9 +40,9 @@ extension CoreEngine {
 
     func settleTouched() {
         guard !touched.isEmpty else { return }
-        var numbers = touched.takeAll(from: clients)
-        for index in numbers.indices { settle(numbers[index]) }
-        touched.giveBack(&numbers)
+        var taken = touched.takeAll()
+        taken.forEach { settle($0) }
+        touched.giveBack(&taken)
     }
 
     /// Hands the turn's output to the clients, in order.
@@ -69,7 +69,7 @@ extension CoreEngine {
                 } else {
                     client.output.append(bytes, isAnswer: isAnswer)
                 }
-                touched.insert(client)
+                if isAnswer { touched.insertAnswered(client) } else { touched.insert(client) }
             case let .ack(number, seq, revision):
                 guard let client = clients[number] else { continue }
                 client.owed -= 1
@@ -78,7 +78,7 @@ extension CoreEngine {
                 } else {
                     client.output.appendAck(seq: seq, revision: revision)
                 }
-                touched.insert(client)
+                touched.insertAnswered(client)
             case let .resync(number, bytes):
                 guard let client = clients[number], client.greeted, !client.finished else { continue }
                 // A lagging client gets the newest state when it catches up.
@@ -90,21 +90,10 @@ extension CoreEngine {
                 client.greeted = true
                 touched.insert(client)
             case let .rendition(bytes):
-                for number in receivers {
-                    // Not before its welcome, which holds this revision or a later one, nor
-                    // after the end of its session.
-                    guard let client = clients[number], client.greeted, !client.finished else { continue }
-                    if client.lagging || client.output.unsentAfterState >= limits.renditionHighWater {
-                        // Skipped: the snapshot it gets once it catches up supersedes it.
-                        client.lagging = true
-                    } else {
-                        client.output.append(bytes)
-                    }
-                    touched.insert(client)
-                }
+                releaseRendition(bytes)
             case let .notice(bytes):
-                for number in receivers {
-                    guard let client = clients[number], client.greeted, !client.finished else { continue }
+                for client in receivers {
+                    guard !client.gone, client.greeted, !client.finished else { continue }
                     if client.lagging || client.output.unsentAfterState >= limits.renditionHighWater {
                         client.lagging = true
                         client.held.append((bytes, false))
@@ -113,7 +102,7 @@ extension CoreEngine {
                         client.output.append(bytes)
                     }
                     touched.insert(client)
-                    if client.heldMessages > limits.heldMessageLimit { tooSlow(number) }
+                    if client.heldMessages > limits.heldMessageLimit { tooSlow(client.number) }
                 }
             case let .presence(except):
                 releasePresence(except: except)
@@ -122,7 +111,7 @@ extension CoreEngine {
             case let .finish(number):
                 guard let client = clients[number] else { continue }
                 client.finished = true
-                client.deadline = ContinuousClock.now + limits.closingGrace
+                client.deadline = MonotonicClock.deadline(after: limits.closingGrace)
                 touched.insert(client)
                 let deadline = limits.closingGrace
                 loop.schedule(after: deadline) { [weak self] in
@@ -136,12 +125,29 @@ extension CoreEngine {
         }
     }
 
+    /// A rendition, to every receiver. (Apart from ``release()``, whose loop would copy the
+    /// turn's item at each receiver to take the frame out of it again.)
+    func releaseRendition(_ bytes: [UInt8]) {
+        for client in receivers {
+            // Not before its welcome, which holds this revision or a later one, nor after the
+            // end of its session.
+            guard !client.gone, client.greeted, !client.finished else { continue }
+            if client.lagging || client.output.unsentAfterState >= limits.renditionHighWater {
+                // Skipped: the snapshot it gets once it catches up supersedes it.
+                client.lagging = true
+            } else {
+                client.output.append(bytes)
+            }
+            touched.insert(client)
+        }
+    }
+
     /// The number of shells, to every receiver but `except`. (Apart from ``release()``, which
     /// would otherwise look up `ServerMessage`'s metadata at every turn.)
     func releasePresence(except: Int?) {
         let bytes = ServerMessage<State>.presence(Presence(shells: receivers.count)).frame()
-        for number in receivers where number != except {
-            guard let client = clients[number], client.greeted, !client.finished else { continue }
+        for client in receivers where client.number != except {
+            guard client.greeted, !client.finished else { continue }
             if client.lagging {
                 // Only the newest count matters: it follows the snapshot.
                 client.missedPresence = true
@@ -156,8 +162,10 @@ extension CoreEngine {
 
     /// Writes what waits for a client, catches a lagging shell up once it has read enough,
     /// closes a finished client once it is done, and watches its socket for what it needs.
-    func settle(_ number: Int) {
-        guard let client = clients[number] else { return }
+    func settle(_ client: EngineClient) {
+        // Dropped earlier in the turn (another's settling let it go, say).
+        guard !client.gone else { return }
+        let number = client.number
         if client.lagging { catchUpIfReady(client) }
         guard client.output.flush(to: client.fd) else {
             dropClient(number)
@@ -177,7 +185,7 @@ extension CoreEngine {
         }
         // Its session ends once the finish is handed over (after everything queued before it,
         // which may wait for the journal) and written, or at the deadline.
-        if client.finishing, let deadline = client.deadline, client.output.isEmpty && client.held.isEmpty || ContinuousClock.now >= deadline {
+        if client.finishing, let deadline = client.deadline, client.output.isEmpty && client.held.isEmpty || MonotonicClock.now >= deadline {
             dropClient(number)
             return
         }

@@ -95,11 +95,12 @@ extension CoreEngine {
                 protocolVersion: ProtocolVersion.current))
             return
         }
-        clients[number]?.phase = .welcomed(hello)
-        clients[number]?.clientJSON = JSONFragment.string(hello.client)
+        guard let client = clients[number] else { return }
+        client.phase = .welcomed(hello)
+        client.clientJSON = JSONFragment.string(hello.client)
         if hello.role.receivesRenditions {
-            receivers.insert(number)
-            log("attached \(hello.role.rawValue) '\(PeerText.forLog(hello.name))' (client \(PeerText.forLog(hello.client)), \(clients[number]!.peer))")
+            receivers.insert(client)
+            log("attached \(hello.role.rawValue) '\(PeerText.forLog(hello.name))' (client \(PeerText.forLog(hello.client)), \(client.peer))")
         }
         pending.append(.welcome(client: number, bytes: welcomeFrame(shells: receivers.count, snapshot: hello.snapshot)))
         if hello.role.receivesRenditions { announcePresence(except: number) }

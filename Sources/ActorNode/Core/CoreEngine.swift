@@ -93,8 +93,8 @@ package actor CoreEngine<State: Codable & Sendable & Equatable, Action: Codable 
 
     @exclusivity(unchecked) var clients = ClientTable()
     @exclusivity(unchecked) var nextNumber = 1
-    /// Welcomed clients that receive renditions, by number.
-    @exclusivity(unchecked) var receivers: Set<Int> = []
+    /// Welcomed clients that receive renditions, in the order of their numbers.
+    @exclusivity(unchecked) var receivers = Receivers()
     /// The turn's output, released in order once the turn's journal records are written.
     @exclusivity(unchecked) var pending: [Pending] = []
     /// Clients with something to write, or to look at again, at the end of the turn.

@@ -64,8 +64,11 @@ struct OutputBuffer {
         if head == bytes.count {
             bytes.removeAll(keepingCapacity: bytes.capacity <= 1 << 20)
             head = 0
-            answerEnds.removeAll(keepingCapacity: true)
-            answerHead = 0
+            // A shell's buffer holds no answers, mostly: emptying an empty array is not free.
+            if !answerEnds.isEmpty {
+                answerEnds.removeAll(keepingCapacity: true)
+                answerHead = 0
+            }
             stateFrameEnd = 0
         } else if head > 1 << 16, head > bytes.count / 2 {
             bytes.removeSubrange(0 ..< head)
@@ -114,8 +117,10 @@ final class EngineClient {
     /// them, even if it is already ``finishing``: the rendition of an action it sent before
     /// its `bye` comes before that action's ack.)
     @exclusivity(unchecked) var finished = false
-    /// When it must be closed even if it does not read what it is owed.
-    @exclusivity(unchecked) var deadline: ContinuousClock.Instant?
+    /// When it must be closed even if it does not read what it is owed (a ``MonotonicClock``
+    /// reading: the standard library's instants are reached through its value witnesses, and
+    /// a field of one made every field after it be found through the class's metadata).
+    @exclusivity(unchecked) var deadline: UInt64?
     /// Renditions are held back: too much waits to be written. It gets a snapshot of the newest
     /// state once it has read enough, then the answers held meanwhile.
     @exclusivity(unchecked) var lagging = false
@@ -142,8 +147,11 @@ final class EngineClient {
     @exclusivity(unchecked) var sessionJournaled = false
     /// Who it is, as the journal records it: made once, when first needed.
     @exclusivity(unchecked) var session: SessionRecord?
-    /// Marked to be looked at again at the end of the turn (``TouchedClients``).
-    @exclusivity(unchecked) var touched = false
+    /// The last turn it was marked in, to be looked at again at the end of it
+    /// (``TouchedClients``).
+    @exclusivity(unchecked) var markTurn: UInt64 = 0
+    /// The last turn it was marked in as owed an answer (``TouchedClients``).
+    @exclusivity(unchecked) var answerTurn: UInt64 = 0
     /// Dropped from the engine's table: whoever still holds it must let it be.
     @exclusivity(unchecked) var gone = false
 

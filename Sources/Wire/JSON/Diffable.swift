@@ -133,7 +133,7 @@ extension JSONPatch {
     ///   - new: the value after.
     public init<Value: Encodable>(from old: Value, to new: Value) throws {
         self.init()
-        try FieldDiff.appendChange(from: old, to: new, at: JSONPointer(), into: &self)
+        try FieldDiff.appendStateChange(from: old, to: new, into: &self)
     }
 
     /// Appends the change of one stored property, `key` being its JSON key. (Inlinable, so that

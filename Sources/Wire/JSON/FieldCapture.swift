@@ -34,8 +34,17 @@ final class FieldCapture: Encoder {
         case value(any Encodable)
     }
 
+    /// One member: its key and its value. (A struct, not a tuple: an array of tuples has the
+    /// runtime make the tuple's type, and walking two of them with `zip` the zip's, at every
+    /// diff.)
+    @usableFromInline
+    struct Member {
+        let key: String
+        let value: Field
+    }
+
     @usableFromInline var shape = Shape.empty
-    @usableFromInline var fields: [(key: String, value: Field)] = []
+    @usableFromInline var fields: [Member] = []
 
     @usableFromInline
     init() {}
@@ -59,7 +68,11 @@ final class FieldCapture: Encoder {
 
     @usableFromInline
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if shape == .empty { shape = .members }
+        if shape == .empty {
+            shape = .members
+            // Room for a small struct's members at once, not grown one by one.
+            fields.reserveCapacity(4)
+        }
         return KeyedEncodingContainer(Members<Key>(capture: self))
     }
 
@@ -76,7 +89,7 @@ final class FieldCapture: Encoder {
     }
 
     fileprivate func put(_ field: Field, _ key: some CodingKey) {
-        if shape == .members { fields.append((key.stringValue, field)) }
+        if shape == .members { fields.append(Member(key: key.stringValue, value: field)) }
     }
 
     /// The keyed container: each member's value kept.

@@ -14,15 +14,20 @@
 @usableFromInline
 enum FieldDiff {
     /// Appends the operations that take the JSON of `old` to the JSON of `new`, at `path`.
+    /// - Parameter comparingFirst: whether to ask the value's `==` before looking into its
+    ///   members; not for a whole state, which an action has almost always changed (its `==`
+    ///   would compare every member, which its members' own comparisons then do again).
     @usableFromInline
-    static func appendPatch<Value: Encodable>(from old: Value, to new: Value, at path: JSONPointer, into patch: inout JSONPatch) throws {
+    static func appendPatch<Value: Encodable>(
+        from old: Value, to new: Value, at path: JSONPointer, into patch: inout JSONPatch, comparingFirst: Bool = true
+    ) throws {
         // An unchanged value needs no look inside (by its `==` where it has one, as for a value
         // compared whole): most members of a state are unchanged by an action, and capturing
         // one's fields on both sides cost more than comparing it (callgrind: the reference
         // app's patch for an action that changes one small member, 86,000 -> 59,000
         // instructions, the members it leaves alone no longer looked into).
         let equatable = new as? any Equatable
-        if let equatable, equal(equatable, old) { return }
+        if comparingFirst, let equatable, equal(equatable, old) { return }
         let newFields = FieldCapture.capture(new)
         if newFields.shape == .members {
             let oldFields = FieldCapture.capture(old)
@@ -31,37 +36,50 @@ enum FieldDiff {
                 return
             }
         }
-        // Compared whole: already known to differ where the type has `==`.
-        if try equatable != nil || JSONValue(encoding: old) != JSONValue(encoding: new) {
+        // Compared whole (already known to differ where the type has `==` and was asked).
+        let changed = if let equatable { comparingFirst || !equal(equatable, old) } else { try JSONValue(encoding: old) != JSONValue(encoding: new) }
+        if changed {
             patch.append(.replace(path, try JSONValue(encoding: new)))
+        }
+    }
+
+    /// Appends the operations that take the JSON of a whole state `old` to that of `new`: its
+    /// own diff if its type is ``Diffable``, else member by member, each member compared
+    /// before it is looked into but not the state itself.
+    static func appendStateChange<Value: Encodable>(from old: Value, to new: Value, into patch: inout JSONPatch) throws {
+        if let diffable = new as? any Diffable {
+            try appendDiffable(from: old, to: diffable, at: JSONPointer(), into: &patch)
+        } else {
+            try appendPatch(from: old, to: new, at: JSONPointer(), into: &patch, comparingFirst: false)
         }
     }
 
     /// The members of an object, before and after.
     private static func appendMembers(
-        from old: [(key: String, value: FieldCapture.Field)], to new: [(key: String, value: FieldCapture.Field)],
+        from old: [FieldCapture.Member], to new: [FieldCapture.Member],
         at path: JSONPointer, into patch: inout JSONPatch
     ) throws {
-        // The same keys in the same order, as a struct writes them: paired as they stand.
-        if old.count == new.count, zip(old, new).allSatisfy({ $0.key == $1.key }) {
-            for (before, after) in zip(old, new) {
-                try appendField(from: before.value, to: after.value, at: path.appending(after.key), into: &patch)
+        // The same keys in the same order, as a struct writes them: paired as they stand (by
+        // index: `zip` has the runtime make its generic types at every call).
+        if old.count == new.count, old.indices.allSatisfy({ old[$0].key == new[$0].key }) {
+            for index in new.indices {
+                try appendField(from: old[index].value, to: new[index].value, at: path.appending(new[index].key), into: &patch)
             }
             return
         }
         var before: [String: FieldCapture.Field] = [:]
-        for (key, value) in old { before[key] = value }
+        for member in old { before[member.key] = member.value }
         var seen = Set<String>()
-        for (key, value) in new where seen.insert(key).inserted {
-            if let previous = before[key] {
-                try appendField(from: previous, to: value, at: path.appending(key), into: &patch)
+        for member in new where seen.insert(member.key).inserted {
+            if let previous = before[member.key] {
+                try appendField(from: previous, to: member.value, at: path.appending(member.key), into: &patch)
             } else {
-                patch.append(.add(path.appending(key), try json(value)))
+                patch.append(.add(path.appending(member.key), try json(member.value)))
             }
         }
-        for (key, _) in old where !seen.contains(key) {
-            seen.insert(key)
-            patch.append(.remove(path.appending(key)))
+        for member in old where !seen.contains(member.key) {
+            seen.insert(member.key)
+            patch.append(.remove(path.appending(member.key)))
         }
     }
 
