@@ -47,4 +47,28 @@ struct MonotonicClockTests {
         #expect(MonotonicClock.nanoseconds(in: .seconds(20_000_000_000)) == .max)
         #expect(FsyncPolicy.batchIntervalNanoseconds == 100_000_000)
     }
+
+    @Test("an instant moves by durations either way, within the clock's start and end, and tells how far another is")
+    func instants() {
+        let start = MonotonicClock.Instant(nanoseconds: 5_000_000_000)
+        #expect((start + .milliseconds(1500)).nanoseconds == 6_500_000_000)
+        #expect((start + .seconds(-2)).nanoseconds == 3_000_000_000)
+        #expect((start - .seconds(2)).nanoseconds == 3_000_000_000)
+        #expect((start - .seconds(60)).nanoseconds == 0)
+        #expect((start + .seconds(20_000_000_000)).nanoseconds == .max)
+        var moved = start
+        moved += .nanoseconds(7)
+        #expect(moved.nanoseconds == 5_000_000_007)
+        #expect(start.duration(to: moved) == .nanoseconds(7))
+        #expect(moved.duration(to: start) == .nanoseconds(-7))
+        #expect(moved - start == .nanoseconds(7))
+        #expect(start < moved && !(moved < start))
+        let now = MonotonicClock.Instant.now
+        #expect(now <= MonotonicClock.Instant.now)
+        #expect(PollTimeout.milliseconds(until: nil) == -1)
+        #expect(PollTimeout.milliseconds(until: now - .seconds(1)) == 0)
+        let wait = PollTimeout.milliseconds(until: MonotonicClock.Instant.now + .milliseconds(1500))
+        #expect(wait > 1400 && wait <= 1500)
+    }
 }
+

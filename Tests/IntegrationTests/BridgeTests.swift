@@ -104,7 +104,7 @@ struct BridgeTests {
 
     /// Reads frames from a blocking descriptor until `wanted` acks came, the stream ended or
     /// `deadline` passed; how many acks came.
-    private static func countAcks(_ fd: Int32, wanted: Int, before deadline: ContinuousClock.Instant) -> Int {
+    private static func countAcks(_ fd: Int32, wanted: Int, before deadline: MonotonicClock.Instant) -> Int {
         var decoder = FrameDecoder(maximumPayloadLength: Frame.absoluteMaximumPayloadLength)
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         var acks = 0

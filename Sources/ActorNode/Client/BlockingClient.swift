@@ -21,9 +21,7 @@ package final class BlockingClient {
     /// connected socket, or why not.
     private let connection: () throws(LinkError) -> Int32
     /// The whole command's deadline, if it has one.
-    private let giveUp: ContinuousClock.Instant?
-    /// Whether ``giveUp`` is not nil (asked at every wait without touching an instant).
-    private let hasGiveUp: Bool
+    private let giveUp: MonotonicClock.Instant?
     @exclusivity(unchecked) private var stream: BlockingStream?
     /// What the machine wrote since the last wait: it goes out in one write just before the
     /// next wait (or the close), so that a hello and the action after it reach the core
@@ -36,11 +34,10 @@ package final class BlockingClient {
     ///   - machine: the protocol's state, not started.
     ///   - giveUp: the whole command's deadline, if it has one.
     ///   - connect: opens a connection to the core, on this thread (it may block).
-    package init(machine: ClientMachine, giveUp: ContinuousClock.Instant? = nil, connect: @escaping () throws(LinkError) -> Int32) {
+    package init(machine: ClientMachine, giveUp: MonotonicClock.Instant? = nil, connect: @escaping () throws(LinkError) -> Int32) {
         self.connection = connect
         self.machine = machine
         self.giveUp = giveUp
-        hasGiveUp = giveUp != nil
     }
 
     /// Connects and says hello, trying again as the machine's rules say, until welcomed.
@@ -115,7 +112,7 @@ package final class BlockingClient {
     ///     deadline).
     ///   - unlessDrained: return at once, with none, when everything the last read brought has
     ///     been taken: the caller shows what it has before waiting.
-    package func events(before deadline: ContinuousClock.Instant?, unlessDrained: Bool = false) throws(OneShotHalt) -> [ClientEvent] {
+    package func events(before deadline: MonotonicClock.Instant?, unlessDrained: Bool = false) throws(OneShotHalt) -> [ClientEvent] {
         var events: [ClientEvent] = []
         try takeEvents(before: deadline, unlessDrained: unlessDrained, into: &events)
         return events
@@ -130,7 +127,7 @@ package final class BlockingClient {
     ///   - unlessDrained: return at once, with none, when everything the last read brought has
     ///     been taken.
     ///   - events: where the events go.
-    package func takeEvents(before deadline: ContinuousClock.Instant?, unlessDrained: Bool = false, into events: inout [ClientEvent]) throws(OneShotHalt) {
+    package func takeEvents(before deadline: MonotonicClock.Instant?, unlessDrained: Bool = false, into events: inout [ClientEvent]) throws(OneShotHalt) {
         events.removeAll(keepingCapacity: true)
         while pending.isEmpty {
             if machine.isEnded { return }
@@ -188,18 +185,17 @@ package final class BlockingClient {
     /// Waits for bytes (or the machine's next deadline), and hands them to the machine.
     /// - Returns: false when `deadline` passed (or, with `unlessDrained`, nothing was at hand).
     @discardableResult
-    private func wait(before deadline: ContinuousClock.Instant?, unlessDrained: Bool) throws(OneShotHalt) -> Bool {
+    private func wait(before deadline: MonotonicClock.Instant?, unlessDrained: Bool) throws(OneShotHalt) -> Bool {
         flush()
         // An open connection, waiting as long as it takes (a watcher's, twice a state): no
-        // instant made or compared. Each use of an optional instant goes through the
-        // standard library's value witnesses (some 1,200 instructions a state, callgrind).
-        if !hasGiveUp, !machine.hasDeadline, deadline == nil, let stream {
+        // clock read before the wait.
+        if giveUp == nil, deadline == nil, machine.deadline == nil, let stream {
             if unlessDrained {
                 if stream.drained { return false }
             } else {
                 switch stream.read(before: nil) {
                 case .bytes:
-                    let now = ContinuousClock.now
+                    let now = MonotonicClock.Instant.now
                     perform(stream.withReceived { machine.received($0, now: now) })
                 case .ended:
                     perform(machine.connectionEnded(now: .now))
@@ -219,9 +215,9 @@ package final class BlockingClient {
         guard let stream else {
             // No connection: only the machine's timer can change anything.
             if let limit { Self.sleep(until: limit) }
-            if let giveUp, ContinuousClock.now >= giveUp { throw .outOfTime }
+            if let giveUp, MonotonicClock.Instant.now >= giveUp { throw .outOfTime }
             if machine.deadline != nil { perform(machine.tick(now: .now)) }
-            return deadline.map { ContinuousClock.now < $0 } ?? true
+            return deadline.map { MonotonicClock.Instant.now < $0 } ?? true
         }
         if unlessDrained {
             // Everything the last read brought is taken: nothing is at hand, without asking
@@ -231,22 +227,22 @@ package final class BlockingClient {
         }
         switch stream.read(before: limit) {
         case .bytes:
-            let now = ContinuousClock.now
+            let now = MonotonicClock.Instant.now
             perform(stream.withReceived { machine.received($0, now: now) })
             return true
         case .ended:
             perform(machine.connectionEnded(now: .now))
             return true
         case .timedOut:
-            if let giveUp, ContinuousClock.now >= giveUp { throw .outOfTime }
+            if let giveUp, MonotonicClock.Instant.now >= giveUp { throw .outOfTime }
             if let due = machine.deadline, due <= .now { perform(machine.tick(now: .now)) }
             if unlessDrained { return false }
-            return deadline.map { ContinuousClock.now < $0 } ?? true
+            return deadline.map { MonotonicClock.Instant.now < $0 } ?? true
         }
     }
 
     /// The earlier of two optional instants (nil when both are).
-    private static func earliest(_ a: ContinuousClock.Instant?, _ b: ContinuousClock.Instant?) -> ContinuousClock.Instant? {
+    private static func earliest(_ a: MonotonicClock.Instant?, _ b: MonotonicClock.Instant?) -> MonotonicClock.Instant? {
         guard let a else { return b }
         guard let b else { return a }
         return min(a, b)
@@ -262,9 +258,9 @@ package final class BlockingClient {
         }
     }
 
-    private static func sleep(until instant: ContinuousClock.Instant) {
+    private static func sleep(until instant: MonotonicClock.Instant) {
         while true {
-            let left = ContinuousClock.now.duration(to: instant)
+            let left = MonotonicClock.Instant.now.duration(to: instant)
             guard left > .zero else { return }
             let (seconds, attoseconds) = left.components
             var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
@@ -320,7 +316,7 @@ final class BlockingStream {
     }
 
     /// Writes all of `bytes` before `deadline`; false if the connection failed or time ran out.
-    func write(_ bytes: [UInt8], before deadline: ContinuousClock.Instant) -> Bool {
+    func write(_ bytes: [UInt8], before deadline: MonotonicClock.Instant) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
@@ -338,7 +334,7 @@ final class BlockingStream {
     }
 
     /// What the socket holds, waiting for it until `deadline` (nil: as long as it takes).
-    func read(before deadline: ContinuousClock.Instant?) -> Read {
+    func read(before deadline: MonotonicClock.Instant?) -> Read {
         while true {
             // The last read filled the buffer: the next may bring more.
             if received == scratch.count, scratch.count < 1 << 20 {
@@ -380,7 +376,7 @@ final class BlockingStream {
     }
 
     /// Waits until the socket is ready for `events` or has failed; false once `deadline` passes.
-    private func wait(for events: Int16, before deadline: ContinuousClock.Instant?) -> Bool {
+    private func wait(for events: Int16, before deadline: MonotonicClock.Instant?) -> Bool {
         while true {
             if let deadline, deadline <= .now { return false }
             var descriptor = pollfd(fd: fd, events: events, revents: 0)

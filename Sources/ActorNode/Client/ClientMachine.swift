@@ -69,13 +69,7 @@ package struct ClientMachine {
     package private(set) var isResyncing = false
 
     private var phase = Phase.idle {
-        didSet {
-            isOpen = phase == .open
-            switch phase {
-            case .handshaking, .waiting: hasDeadline = true
-            case .idle, .connecting, .open, .ended: hasDeadline = false
-            }
-        }
+        didSet { isOpen = phase == .open }
     }
     /// Set while the first welcome has not come: trying is bounded by `openDeadline`.
     private var opening: Opening?
@@ -103,11 +97,11 @@ package struct ClientMachine {
         /// Waiting for the driver to say whether the connection was made.
         case connecting
         /// Connected, hello sent, waiting for the welcome until the deadline.
-        case handshaking(deadline: ContinuousClock.Instant)
+        case handshaking(deadline: MonotonicClock.Instant)
         /// Welcomed: actions and renditions flow.
         case open
         /// No connection; the next attempt is due then.
-        case waiting(until: ContinuousClock.Instant)
+        case waiting(until: MonotonicClock.Instant)
         case ended
     }
 
@@ -116,7 +110,7 @@ package struct ClientMachine {
         /// Whether an attempt has been made: the first connection fails at once when nothing
         /// is there, later ones (a core that died before welcoming) are tried again.
         var attempted = false
-        let deadline: ContinuousClock.Instant
+        let deadline: MonotonicClock.Instant
         var backoff = Backoff()
     }
 
@@ -130,7 +124,7 @@ package struct ClientMachine {
         /// Why the last try through ssh failed, once said (a passphrase a reconnection cannot
         /// ask for, a host gone): said again only when it changes.
         var lastTry: String?
-        let deadline: ContinuousClock.Instant
+        let deadline: MonotonicClock.Instant
         var backoff = Backoff()
     }
 
@@ -149,7 +143,7 @@ package struct ClientMachine {
 
     /// When ``tick(now:)`` must be called next (a handshake's deadline, a reconnection's next
     /// attempt), if ever.
-    package var deadline: ContinuousClock.Instant? {
+    package var deadline: MonotonicClock.Instant? {
         switch phase {
         case let .handshaking(deadline): return deadline
         case let .waiting(until): return until
@@ -160,11 +154,6 @@ package struct ClientMachine {
     /// Whether a connection is up and welcomed.
     package private(set) var isOpen = false
 
-    /// Whether ``deadline`` is not nil: asked without making an optional instant (the
-    /// standard library's instants are reached through its value witnesses, at every copy and
-    /// test: a watcher asks at every state).
-    package private(set) var hasDeadline = false
-
     /// Whether actions are waiting for their answers.
     package var hasUnanswered: Bool { !unanswered.isEmpty }
 
@@ -172,7 +161,7 @@ package struct ClientMachine {
 
     /// Starts the session: connect.
     /// - Parameter now: the time.
-    package mutating func start(now: ContinuousClock.Instant) -> [ClientOutput] {
+    package mutating func start(now: MonotonicClock.Instant) -> [ClientOutput] {
         guard phase == .idle else { return [] }
         opening = Opening(deadline: now + max(timeout, reconnection?.window ?? timeout))
         phase = .connecting
@@ -181,7 +170,7 @@ package struct ClientMachine {
 
     /// The driver made the connection ``ClientOutput/connect`` asked for: say hello.
     /// - Parameter now: the time.
-    package mutating func connected(now: ContinuousClock.Instant) -> [ClientOutput] {
+    package mutating func connected(now: MonotonicClock.Instant) -> [ClientOutput] {
         guard phase == .connecting else { return [] }
         opening?.attempted = true
         decoder = FrameDecoder()
@@ -201,7 +190,7 @@ package struct ClientMachine {
     ///   - error: why (``LinkError/noSocket(_:)``, ``LinkError/unreachable(_:)``,
     ///     ``LinkError/timedOut(_:)``, ``LinkError/untrusted(_:)``).
     ///   - now: the time.
-    package mutating func connectFailed(_ error: LinkError, now: ContinuousClock.Instant) -> [ClientOutput] {
+    package mutating func connectFailed(_ error: LinkError, now: MonotonicClock.Instant) -> [ClientOutput] {
         guard phase == .connecting else { return [] }
         if let opening, !opening.attempted {
             // The first connection fails at once when nothing is there.
@@ -214,7 +203,7 @@ package struct ClientMachine {
     /// - Parameters:
     ///   - bytes: what was read, in any chunks.
     ///   - now: the time.
-    package mutating func received(_ bytes: UnsafeRawBufferPointer, now: ContinuousClock.Instant) -> [ClientOutput] {
+    package mutating func received(_ bytes: UnsafeRawBufferPointer, now: MonotonicClock.Instant) -> [ClientOutput] {
         switch phase {
         case .handshaking, .open: break
         case .idle, .connecting, .waiting, .ended: return []
@@ -224,7 +213,7 @@ package struct ClientMachine {
     }
 
     /// ``received(_:now:)`` for bytes in an array.
-    package mutating func received(_ bytes: [UInt8], now: ContinuousClock.Instant) -> [ClientOutput] {
+    package mutating func received(_ bytes: [UInt8], now: MonotonicClock.Instant) -> [ClientOutput] {
         bytes.withUnsafeBytes { received($0, now: now) }
     }
 
@@ -232,7 +221,7 @@ package struct ClientMachine {
     /// - Parameters:
     ///   - payload: the frame's payload.
     ///   - now: the time.
-    package mutating func received(frame payload: [UInt8], now: ContinuousClock.Instant) -> [ClientOutput] {
+    package mutating func received(frame payload: [UInt8], now: MonotonicClock.Instant) -> [ClientOutput] {
         take(payload[...], now: now)
     }
 
@@ -240,7 +229,7 @@ package struct ClientMachine {
     /// - Parameters:
     ///   - error: what broke.
     ///   - now: the time.
-    package mutating func streamBroke(_ error: FrameError, now: ContinuousClock.Instant) -> [ClientOutput] {
+    package mutating func streamBroke(_ error: FrameError, now: MonotonicClock.Instant) -> [ClientOutput] {
         switch phase {
         case .handshaking, .open:
             return end(.protocolError(ErrorMessage(.badFrame, "the core's stream broke: \(error)")), connected: true)
@@ -251,7 +240,7 @@ package struct ClientMachine {
 
     /// The connection ended: the core closed it, or reading or writing failed.
     /// - Parameter now: the time.
-    package mutating func connectionEnded(now: ContinuousClock.Instant) -> [ClientOutput] {
+    package mutating func connectionEnded(now: MonotonicClock.Instant) -> [ClientOutput] {
         switch phase {
         case .handshaking:
             return attemptFailed(.closed("the core closed the connection before welcoming this client"), now: now, connected: true)
@@ -271,7 +260,7 @@ package struct ClientMachine {
 
     /// Time passed: a handshake that took too long fails, a reconnection's next attempt starts.
     /// - Parameter now: the time.
-    package mutating func tick(now: ContinuousClock.Instant) -> [ClientOutput] {
+    package mutating func tick(now: MonotonicClock.Instant) -> [ClientOutput] {
         switch phase {
         case let .handshaking(deadline) where now >= deadline:
             return attemptFailed(.timedOut("the core did not answer hello within \(handshakeWait.readable)"), now: now, connected: true)
@@ -339,7 +328,7 @@ package struct ClientMachine {
 
     // MARK: Frames
 
-    private mutating func takeFrames(now: ContinuousClock.Instant) -> [ClientOutput] {
+    private mutating func takeFrames(now: MonotonicClock.Instant) -> [ClientOutput] {
         var outputs: [ClientOutput] = []
         while !isEnded {
             // A slice of what the decoder holds, read before the next bytes come (no copy).
@@ -361,7 +350,7 @@ package struct ClientMachine {
         return outputs
     }
 
-    private mutating func take(_ payload: ArraySlice<UInt8>, now: ContinuousClock.Instant) -> [ClientOutput] {
+    private mutating func take(_ payload: ArraySlice<UInt8>, now: MonotonicClock.Instant) -> [ClientOutput] {
         switch phase {
         case .handshaking: handshakeFrame(payload, now: now)
         case .open: sessionFrame(payload)
@@ -402,7 +391,7 @@ package struct ClientMachine {
         }
     }
 
-    private mutating func handshakeFrame(_ payload: ArraySlice<UInt8>, now: ContinuousClock.Instant) -> [ClientOutput] {
+    private mutating func handshakeFrame(_ payload: ArraySlice<UInt8>, now: MonotonicClock.Instant) -> [ClientOutput] {
         switch read(payload) {
         case let .welcome(welcome):
             return welcomed(welcome, now: now)
@@ -519,7 +508,7 @@ package struct ClientMachine {
 
     // MARK: Welcomes, losses and the end
 
-    private mutating func welcomed(_ received: ReceivedWelcome, now: ContinuousClock.Instant) -> [ClientOutput] {
+    private mutating func welcomed(_ received: ReceivedWelcome, now: MonotonicClock.Instant) -> [ClientOutput] {
         if mirrors {
             do throws(LinkError) {
                 document = try received.document()
@@ -551,7 +540,7 @@ package struct ClientMachine {
     }
 
     /// The open connection is gone.
-    private mutating func lost(now: ContinuousClock.Instant) -> [ClientOutput] {
+    private mutating func lost(now: MonotonicClock.Instant) -> [ClientOutput] {
         let (reason, goodbye) = losing ?? ("the connection to the core was lost", false)
         losing = nil
         guard let reconnection else {
@@ -568,7 +557,7 @@ package struct ClientMachine {
     }
 
     /// A connection attempt (connecting, or its handshake) failed.
-    private mutating func attemptFailed(_ error: LinkError, now: ContinuousClock.Instant, connected: Bool) -> [ClientOutput] {
+    private mutating func attemptFailed(_ error: LinkError, now: MonotonicClock.Instant, connected: Bool) -> [ClientOutput] {
         let disconnect: [ClientOutput] = connected ? [.disconnect] : []
         if var opening {
             switch error {

@@ -41,7 +41,7 @@ package enum ProcessOutput {
             close(output.read)
             close(errors.read)
         }
-        let deadline = ContinuousClock.now + timeout
+        let deadline = MonotonicClock.Instant.now + timeout
         var taken: [[UInt8]] = [[], []]
         var open = [true, true]
         var buffer = [UInt8](repeating: 0, count: 16 << 10)

@@ -92,7 +92,7 @@ package final class SSHDialer: Sendable {
         /// What ssh (and the remote command) wrote on stderr, the last 16 KiB of it.
         var said: [UInt8] = []
 
-        mutating func wait(until deadline: ContinuousClock.Instant?, timeout: Duration) throws(LinkError) {
+        mutating func wait(until deadline: MonotonicClock.Instant?, timeout: Duration) throws(LinkError) {
             var errorsOpen = true
             while true {
                 var descriptors = [

@@ -344,7 +344,7 @@ package actor ShellLink<State: Codable & Sendable, Action: Codable & Sendable> {
         timerGeneration += 1
         let current = timerGeneration
         Task {
-            try? await Task.sleep(until: deadline, clock: .continuous)
+            try? await Task.sleep(for: MonotonicClock.Instant.now.duration(to: deadline))
             self.tick(generation: current)
         }
     }

@@ -64,7 +64,7 @@ enum CoreConnection<App: ShellApp> {
     ///   - giveUp: the whole command's deadline, if it has one.
     static func blockingClient(
         _ options: ShellOptions, role: ClientRole, name: String, reconnectFor window: Duration? = nil, mirrors: Bool, snapshot: Bool = true,
-        giveUp: ContinuousClock.Instant? = nil
+        giveUp: MonotonicClock.Instant? = nil
     ) throws(CommandFailure) -> BlockingClient {
         let route = try route(options)
         let timeout = options.timeout

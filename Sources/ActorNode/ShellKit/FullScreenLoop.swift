@@ -32,7 +32,7 @@ final class FullScreenLoop<Interface: FullScreenInterface> {
     private var outbound: [UInt8] = []
     private var outboundOffset = 0
     private var started = false
-    private var wakeAt: ContinuousClock.Instant?
+    private var wakeAt: MonotonicClock.Instant?
     /// A change the interface has not been shown yet.
     private var stateChanged = false
     /// The state at the machine's revision, typed, when it is known without decoding the
@@ -125,7 +125,7 @@ final class FullScreenLoop<Interface: FullScreenInterface> {
         let deadline = [machine.deadline, wakeAt].compactMap { $0 }.min()
         let ready = poll(&descriptors, nfds_t(descriptors.count), PollTimeout.milliseconds(until: deadline))
         if ready < 0, errno != EINTR { ending = .lost(.closed("poll failed: \(SystemError("poll"))")) }
-        let now = ContinuousClock.now
+        let now = MonotonicClock.Instant.now
         if let signalIndex, descriptors[signalIndex].revents != 0 { takeSignals() }
         if let socketIndex, descriptors[socketIndex].revents != 0 {
             if descriptors[socketIndex].revents & Int16(POLLOUT) != 0 { flush() }

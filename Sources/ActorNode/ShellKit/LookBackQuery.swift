@@ -30,7 +30,7 @@ enum LookBackQuery<App: ShellApp> {
         } catch {
             throw halted(error)
         }
-        let deadline = options.timeoutOption.map { ContinuousClock.now + $0 }
+        let deadline = options.timeoutOption.map { MonotonicClock.Instant.now + $0 }
         while true {
             let events: [ClientEvent]
             do throws(OneShotHalt) {
@@ -38,7 +38,7 @@ enum LookBackQuery<App: ShellApp> {
             } catch {
                 throw halted(error)
             }
-            if events.isEmpty, let deadline, ContinuousClock.now >= deadline { throw halted(.outOfTime) }
+            if events.isEmpty, let deadline, MonotonicClock.Instant.now >= deadline { throw halted(.outOfTime) }
             for event in events {
                 switch event {
                 case let .entry(item) where item.id == query.id:

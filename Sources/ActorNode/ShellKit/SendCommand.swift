@@ -9,7 +9,7 @@ enum SendCommand<App: ShellApp> {
     static func one(_ read: (VerbTable<App.Action>) throws(VerbMistake) -> App.Action, options: ShellOptions) throws(CommandFailure) -> ExitStatus {
         let verbs = VerbTable(verbs: App.verbs)
         let action = try parse { () throws(VerbMistake) in try read(verbs) }
-        let giveUp = ContinuousClock.now + options.timeout
+        let giveUp = MonotonicClock.Instant.now + options.timeout
         let client = try CoreConnection<App>.blockingClient(options, role: .script, name: "\(App.program) send", reconnectFor: options.timeout, mirrors: false, snapshot: false, giveUp: giveUp)
         let json: [UInt8]
         do {

@@ -43,8 +43,7 @@ struct WatchLoop<App: ShellApp> {
     /// Lines printed; `--count` counts them.
     private var printed = 0
     /// Since when the newest state waits to be printed (as text or `--json`), in
-    /// ``MonotonicClock`` nanoseconds (read at every change, so one 64-bit number, not an
-    /// `Instant`).
+    /// ``MonotonicClock`` nanoseconds.
     private var unshownSince: UInt64?
     /// Writes the lines of `--json`.
     private var lines = StateLineWriter()

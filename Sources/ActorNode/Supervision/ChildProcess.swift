@@ -186,10 +186,10 @@ package final class ChildProcess: Sendable {
     /// How the process ended, waiting for it on the calling thread (which may block: never
     /// Swift's cooperative pool) until `deadline`; nil if it is still running then.
     /// - Parameter deadline: when to stop waiting.
-    package func termination(before deadline: ContinuousClock.Instant) -> Termination? {
+    package func termination(before deadline: MonotonicClock.Instant) -> Termination? {
         while true {
             if let termination { return termination }
-            guard ContinuousClock.now < deadline else { return nil }
+            guard MonotonicClock.Instant.now < deadline else { return nil }
             usleep(2_000)
         }
     }

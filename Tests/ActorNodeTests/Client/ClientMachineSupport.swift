@@ -5,7 +5,7 @@ import Wire
 /// general way: no socket, no thread.
 struct MachineUnderTest {
     var machine: ClientMachine
-    var now = ContinuousClock.now
+    var now = MonotonicClock.Instant.now
     /// Every output, in order.
     var outputs: [ClientOutput] = []
 
