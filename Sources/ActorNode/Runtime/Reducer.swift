@@ -68,6 +68,22 @@ public struct Reducer<State, Action: Sendable, Environment>: Sendable {
             return try self(&parent[keyPath: path], child, toChild(parentEnvironment)).map(action.embed)
         }
     }
+
+    /// ``scope(state:action:environment:)`` for a reducer that uses the parent's environment
+    /// as it is: handed on, not made again (an environment returned by a function is a copy,
+    /// each reference it holds retained and released, at every action).
+    /// - Parameters:
+    ///   - path: where this reducer's state is in the parent's.
+    ///   - action: how this reducer's actions sit in the parent's.
+    @inlinable public func scope<ParentState, ParentAction: Sendable>(
+        state path: WritableKeyPath<ParentState, State> & Sendable,
+        action: ActionPath<ParentAction, Action>
+    ) -> Reducer<ParentState, ParentAction, Environment> {
+        Reducer<ParentState, ParentAction, Environment> { parent, parentAction, environment throws(Rejection) in
+            guard let child = action.extract(parentAction) else { return .none }
+            return try self(&parent[keyPath: path], child, environment).map(action.embed)
+        }
+    }
 }
 
 /// How a child's actions sit inside a parent's: a case of the parent's action enum, with the

@@ -12,8 +12,7 @@ enum AppReducer {
             environment: { _ in () }),
         CounterReducer.reducer.scope(
             state: \.counter,
-            action: ActionPath(extract: { if case let .counter(action) = $0 { action } else { nil } }, embed: AppAction.counter),
-            environment: { $0 }),
+            action: ActionPath(extract: { if case let .counter(action) = $0 { action } else { nil } }, embed: AppAction.counter)),
         TimerReducer.reducer
     )
 
