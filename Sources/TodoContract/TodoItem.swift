@@ -1,11 +1,14 @@
 import Wire
 /// One entry of the to-do list. Its `id` is assigned by the core, stable, and never reused.
 public struct TodoItem: Codable, Sendable, Equatable, Identifiable {
+    // The Bool last: no padding between the fields, so an item copied unchanged into a list's
+    // changed chunk keeps its bytes, and the diff finds it unchanged by them (see docs/APPS.md,
+    // "Long lists").
     public var id: Int
-    public var text: String
-    public var done: Bool
     /// Focus periods completed on this item.
     public var pomodoros: Int
+    public var text: String
+    public var done: Bool
 
     public init(id: Int, text: String, done: Bool = false, pomodoros: Int = 0) {
         self.id = id
