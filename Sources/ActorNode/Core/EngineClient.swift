@@ -17,6 +17,9 @@ struct OutputBuffer {
     /// Bytes not written yet.
     var unsent: Int { bytes.count - head }
 
+    /// How many written bytes are kept before they are let go (``compact()``).
+    static var writtenKept: Int { 4096 }
+
     /// Bytes not written yet that came after the last whole state queued: what a shell that is
     /// still reading a big welcome or snapshot has fallen behind by, since the patches after it
     /// are all it needs once it has read it.
@@ -62,6 +65,11 @@ struct OutputBuffer {
 
     private mutating func compact() {
         if head == bytes.count {
+            // Everything is written. The written bytes are let go once there are a few KiB of
+            // them (or a large buffer to give back), not after every write: emptying an array
+            // costs more than a watcher's whole rendition does to queue (callgrind, 100
+            // watchers: 12,000 instructions an action).
+            guard head >= Self.writtenKept || bytes.capacity > 1 << 20 else { return }
             bytes.removeAll(keepingCapacity: bytes.capacity <= 1 << 20)
             head = 0
             // A shell's buffer holds no answers, mostly: emptying an empty array is not free.
