@@ -5,10 +5,6 @@ import Wire
 /// The engine's table of clients finds, adds and removes clients as a dictionary would.
 @Suite("Client table")
 struct ClientTableTests {
-    private func client(_ number: Int) -> EngineClient {
-        EngineClient(number: number, fd: -1, peer: "client \(number)", decoder: FrameDecoder(), phase: .awaitingHello(nil))
-    }
-
     @Test("random adds and removes, in any order, agree with a dictionary")
     func agreesWithADictionary() {
         var random = SystemRandomNumberGenerator()
@@ -21,7 +17,7 @@ struct ClientTableTests {
                 // Mostly the next number; now and then an older one that is free.
                 let number = Int.random(in: 0 ..< 8, using: &random) == 0 ? Int.random(in: 1 ... next, using: &random) : next
                 if number == next { next += 1 }
-                let added = client(number)
+                let added = EngineClient.unconnected(number)
                 table[number] = added
                 reference[number] = added
             case 4 ..< 6:

@@ -5,10 +5,6 @@ import Wire
 /// The core's list of shells keeps them in the order of their numbers, once each.
 @Suite("Receivers")
 struct ReceiversTests {
-    private func client(_ number: Int) -> EngineClient {
-        EngineClient(number: number, fd: -1, peer: "client \(number)", decoder: FrameDecoder(), phase: .awaitingHello(nil))
-    }
-
     @Test("random welcomes and drops keep the numbers in order, as a sorted set would")
     func agreesWithASortedSet() {
         var random = SystemRandomNumberGenerator()
@@ -17,7 +13,7 @@ struct ReceiversTests {
         for _ in 0 ..< 3000 {
             let number = Int.random(in: 1 ... 60, using: &random)
             if Bool.random(using: &random) {
-                receivers.insert(client(number))
+                receivers.insert(EngineClient.unconnected(number))
                 reference.insert(number)
             } else {
                 #expect((receivers.remove(number)?.number) == reference.remove(number))

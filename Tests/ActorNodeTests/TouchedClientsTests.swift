@@ -7,7 +7,7 @@ import Wire
 @Suite("Touched clients")
 struct TouchedClientsTests {
     private func clients(_ numbers: ClosedRange<Int>) -> [EngineClient] {
-        numbers.map { EngineClient(number: $0, fd: -1, peer: "client \($0)", decoder: FrameDecoder(), phase: .awaitingHello(nil)) }
+        numbers.map { .unconnected($0) }
     }
 
     /// The numbers of the clients taken, in the order they are settled.
