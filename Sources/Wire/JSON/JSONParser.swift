@@ -419,6 +419,8 @@ private struct JSONScanner {
         // this loop looks for the three ASCII bytes that matter without decoding anything, and
         // notes whether there was any non-ASCII byte to check as UTF-8 afterwards.
         var allASCII = true
+        // Plain ASCII eight bytes at a time first (most keys and words are), then byte by byte.
+        position = PlainBytes.endOfPlainWords(in: bytes, from: position)
         while position < bytes.count {
             let byte = bytes[position]
             if byte == Byte.quote {

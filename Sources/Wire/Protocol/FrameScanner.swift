@@ -64,10 +64,7 @@ struct FrameScanner {
         var index = start
         // Eight bytes at a time while none of them ends the string or is not plain (a client
         // id is some 36 bytes), then one by one.
-        let base = UnsafeRawPointer(bytes.baseAddress!)
-        while bytes.count - index >= 8, Self.allPlain(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-            index += 8
-        }
+        index = PlainBytes.endOfPlainWords(in: bytes, from: index)
         while index < bytes.count, bytes[index] >= 0x20, bytes[index] < 0x7F, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
             index += 1
         }
@@ -104,22 +101,6 @@ struct FrameScanner {
         if index < bytes.count, Self.continuesANumber(bytes[index]) { return nil }
         position = index
         return negative ? -value : value
-    }
-
-    /// Whether each of the eight bytes of `word` is printable ASCII (0x20 to 0x7E) and neither
-    /// a quote nor a backslash: the test of ``skipPlainString()``, for eight bytes at once.
-    static func allPlain(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        // A byte's high bit is set in each of these where the byte is below 0x20, above 0x7E,
-        // a quote, or a backslash (the usual "has a zero byte" test, on word XOR the byte).
-        let below = (word &- ones &* 0x20) & ~word
-        let above = (word &+ ones &* 0x01) | word
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let isQuote = (quote &- ones) & ~quote
-        let isBackslash = (backslash &- ones) & ~backslash
-        return (below | above | isQuote | isBackslash) & highs == 0
     }
 
     /// Whether `byte`, after a number's digits, starts its fraction or exponent.
