@@ -64,7 +64,10 @@ struct BenchConnection {
         else { throw .connect("the action cannot be encoded") }
         head = Array(template[..<at])
         tail = Array(template[(at + String(placeholder).utf8.count)...])
-        guard let hello = try? WireJSON.encode(ClientMessage<JSONValue>.hello(Hello(role: role, client: client, name: "cama-bench"))) else {
+        // A script asks for no state in its welcome, as `shell-client send` does: at 100,000
+        // items each of 16 clients was sent 4 MB it never read, and the core encoded them.
+        let wantsState = role.receivesRenditions
+        guard let hello = try? WireJSON.encode(ClientMessage<JSONValue>.hello(Hello(role: role, client: client, name: "cama-bench", snapshot: wantsState))) else {
             throw .connect("the hello cannot be encoded")
         }
         var helloFrame: [UInt8] = []
