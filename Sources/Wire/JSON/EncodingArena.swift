@@ -40,11 +40,13 @@ final class EncodingArena {
     /// The entry of the value being encoded.
     static let root: Int32 = 0
 
-    private(set) var entries = [Entry(key: nil, content: .empty, parent: -1)]
+    /// Unchecked: one encode fills it, on one thread, and no access to it outlasts the
+    /// operation below that makes it (none calls out to the value being encoded).
+    @exclusivity(unchecked) private(set) var entries = [Entry(key: nil, content: .empty, parent: -1)]
 
     // Each operation below touches `entries` through one `inout` access: a stored property of
-    // a class is checked for overlapping access at run time, once per access, and those checks
-    // cost more than the work itself when made for every link.
+    // a class is checked for overlapping access at run time, once per access (the check is
+    // off for this one, but the pattern keeps each operation one access).
 
     /// Makes the entry at `slot` an object, unless it already is one (asking for the same
     /// container twice, as a subclass and its superclass do, gives the same object).
