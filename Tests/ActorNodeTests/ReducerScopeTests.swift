@@ -63,4 +63,38 @@ struct ReducerScopeTests {
         #expect(state.count == 20)
         #expect(sent(effect) == [.feature(.added(20))])
     }
+
+    /// A parent whose feature's state is a computed property (no offset in its storage) and
+    /// one where it sits after a reference and inside a nested struct (an offset of its own).
+    private final class Box: Sendable {}
+    private struct Nested: Equatable {
+        var before = "x"
+        var count = 0
+    }
+    private struct Shaped {
+        var box = Box()
+        var label = "untouched"
+        var nested = Nested()
+        var stored = 0
+        var computed: Int {
+            get { stored / 2 }
+            set { stored = newValue * 2 }
+        }
+    }
+
+    @Test("a feature's state is changed in place through any path: stored, nested, or computed")
+    func everyPath() throws {
+        #expect(StatePlace(\Shaped.nested.count).offset != nil)
+        #expect(StatePlace(\Shaped.computed).offset == nil)
+        var state = Shaped()
+        let nested = Self.feature.scope(state: \Shaped.nested.count, action: Self.path)
+        _ = try nested(&state, .feature(.add), Environment(step: 5))
+        _ = try nested(&state, .feature(.add), Environment(step: 5))
+        #expect(state.nested == Nested(before: "x", count: 10))
+        let computed = Self.feature.scope(state: \Shaped.computed, action: Self.path)
+        _ = try computed(&state, .feature(.add), Environment(step: 4))
+        #expect(state.stored == 8)
+        #expect(state.label == "untouched")
+        #expect(state.nested.count == 10)
+    }
 }

@@ -39,15 +39,19 @@ public struct Reducer<State, Action: Sendable, Environment>: Sendable {
     /// ``combine(_:)-(Reducer...)`` for an array.
     /// - Parameter reducers: the reducers, in the order they run.
     @inlinable public static func combine(_ reducers: [Reducer]) -> Reducer {
-        Reducer { state, action, environment throws(Rejection) in
-            // The steps of the effects that do something, in order: no array at all when none
-            // does, as for most actions.
-            var steps: [Effect<Action>.Step] = []
-            for reducer in reducers {
-                let effect = try reducer(&state, action, environment)
-                if !effect.isNone { steps += effect.steps }
+        // Two at a time, each a constant of its closure: a closure calls what it captured as it
+        // is, where a loop over an array retains and releases each reducer it takes out (and
+        // the array), about 150 instructions of every action for three reducers.
+        guard let first = reducers.first else { return Reducer { _, _, _ in .none } }
+        return reducers.dropFirst().reduce(first) { earlier, next in
+            Reducer { state, action, environment throws(Rejection) in
+                let before = try earlier(&state, action, environment)
+                let after = try next(&state, action, environment)
+                // No array at all when neither does something, as for most actions.
+                if after.isNone { return before }
+                if before.isNone { return after }
+                return Effect(steps: before.steps + after.steps)
             }
-            return steps.isEmpty ? .none : Effect(steps: steps)
         }
     }
 
@@ -63,9 +67,12 @@ public struct Reducer<State, Action: Sendable, Environment>: Sendable {
         action: ActionPath<ParentAction, Action>,
         environment toChild: @escaping @Sendable (ParentEnvironment) -> Environment
     ) -> Reducer<ParentState, ParentAction, ParentEnvironment> {
-        Reducer<ParentState, ParentAction, ParentEnvironment> { parent, parentAction, parentEnvironment throws(Rejection) in
+        let place = StatePlace(path)
+        return Reducer<ParentState, ParentAction, ParentEnvironment> { parent, parentAction, parentEnvironment throws(Rejection) in
             guard let child = action.extract(parentAction) else { return .none }
-            return try self(&parent[keyPath: path], child, toChild(parentEnvironment)).map(action.embed)
+            return try place.modify(&parent) { state throws(Rejection) in
+                try self(&state, child, toChild(parentEnvironment))
+            }.map(action.embed)
         }
     }
 
@@ -79,9 +86,12 @@ public struct Reducer<State, Action: Sendable, Environment>: Sendable {
         state path: WritableKeyPath<ParentState, State> & Sendable,
         action: ActionPath<ParentAction, Action>
     ) -> Reducer<ParentState, ParentAction, Environment> {
-        Reducer<ParentState, ParentAction, Environment> { parent, parentAction, environment throws(Rejection) in
+        let place = StatePlace(path)
+        return Reducer<ParentState, ParentAction, Environment> { parent, parentAction, environment throws(Rejection) in
             guard let child = action.extract(parentAction) else { return .none }
-            return try self(&parent[keyPath: path], child, environment).map(action.embed)
+            return try place.modify(&parent) { state throws(Rejection) in
+                try self(&state, child, environment)
+            }.map(action.embed)
         }
     }
 }
