@@ -24,8 +24,8 @@ extension AppAction: Codable {
     public init(from decoder: any Decoder) throws {
         let tag = try SingleKeyCoding.decodeTag(from: decoder, kind: "action", names: Self.names)
         switch tag.name {
-        case "counter": self = .counter(try tag.payload.decode(CounterAction.self, kind: "counter"))
-        case "timer": self = .timer(try tag.payload.decode(TimerAction.self, kind: "timer"))
+        case "counter": self = .counter(try tag.decode(CounterAction.self, kind: "counter"))
+        case "timer": self = .timer(try tag.decode(TimerAction.self, kind: "timer"))
         case "pick": self = .timer(.pick)
         default: self = .todo(try TodoAction(from: decoder))
         }

@@ -26,7 +26,7 @@ extension CounterAction: Codable {
         case "decrement": self = .decrement
         case "reset": self = .reset
         case "randomize": self = .randomize
-        default: self = .set(value: try tag.payload.decode(Value.self, kind: "set").value)
+        default: self = .set(value: try tag.decode(Value.self, kind: "set").value)
         }
     }
 

@@ -44,12 +44,12 @@ extension TimerAction: Codable {
         let tag = try SingleKeyCoding.decodeTag(from: decoder, kind: "timer action", names: Self.names)
         switch tag.name {
         case "start":
-            let start = try tag.payload.decode(Start.self, kind: "start")
+            let start = try tag.decode(Start.self, kind: "start")
             self = .start(id: start.id, seconds: start.seconds)
         case "stop": self = .stop
         case "pick": self = .pick
         case "resume": self = .tick(at: 0)
-        default: self = .tick(at: try tag.payload.decode(Tick.self, kind: "tick").at)
+        default: self = .tick(at: try tag.decode(Tick.self, kind: "tick").at)
         }
     }
 

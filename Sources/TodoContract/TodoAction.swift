@@ -41,18 +41,18 @@ extension TodoAction: Codable {
         let tag = try SingleKeyCoding.decodeTag(from: decoder, kind: "action", names: Self.names)
         switch tag.name {
         case "add":
-            self = .add(text: try tag.payload.decode(Text.self, kind: "add").text)
+            self = .add(text: try tag.decode(Text.self, kind: "add").text)
         case "clear":
             self = .clear
         case "remove":
-            self = .remove(id: try tag.payload.decode(ID.self, kind: "remove").id)
+            self = .remove(id: try tag.decode(ID.self, kind: "remove").id)
         case "toggle":
-            self = .toggle(id: try tag.payload.decode(ID.self, kind: "toggle").id)
+            self = .toggle(id: try tag.decode(ID.self, kind: "toggle").id)
         case "edit":
-            let payload = try tag.payload.decode(IDText.self, kind: "edit")
+            let payload = try tag.decode(IDText.self, kind: "edit")
             self = .edit(id: payload.id, text: payload.text)
         default:
-            let payload = try tag.payload.decode(IDPosition.self, kind: "move")
+            let payload = try tag.decode(IDPosition.self, kind: "move")
             self = .move(id: payload.id, position: payload.position)
         }
     }

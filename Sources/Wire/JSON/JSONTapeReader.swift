@@ -169,8 +169,9 @@ struct JSONTapeReader: Decoder, JSONScalarReading {
 
     /// The case name of an externally tagged value in one of its two good shapes (a bare
     /// string among `names`, or an object whose one key is among them), and a reader of the
-    /// payload for the second; nil for anything else (see ``SingleKeyCoding``).
-    func tag(among names: [String]) -> SingleKeyCoding.Tag? {
+    /// payload for the second; nil for anything else (see ``SingleKeyCoding``). Consuming: the
+    /// payload's reader takes this one's references rather than retaining them again.
+    consuming func tag(among names: [String]) -> SingleKeyCoding.Tag? {
         switch kind {
         case .string:
             guard let name = name(at: index, among: names) else { return nil }
@@ -179,7 +180,7 @@ struct JSONTapeReader: Decoder, JSONScalarReading {
             guard let name = name(at: index + 1, among: names) else { return nil }
             // The case is the object's one key, as the tape has it (an ASCII name matched its
             // bytes; any other is the text's): the payload's path is read from the tape.
-            return SingleKeyCoding.Tag(name: name, payload: JSONTapeReader(tape: tape, index: index + 2, anchor: anchor))
+            return SingleKeyCoding.Tag(name: name, tape: JSONTapeReader(tape: tape, index: index + 2, anchor: anchor))
         default:
             return nil
         }
@@ -200,8 +201,8 @@ struct JSONTapeReader: Decoder, JSONScalarReading {
             return names.contains(name) ? name : nil
         }
         return tape.withBytes(of: entry) { bytes in
-            if let words = Self.shortASCIIStringWords(bytes) {
-                for name in names where unsafeBitCast(name, to: (UInt64, UInt64).self) == words { return name }
+            if let words = Self.shortASCIIStringWords(bytes), let found = Self.index(of: words, in: names) {
+                return names[found]
             }
             for name in names where name.utf8.count == bytes.count {
                 // Compared as two buffers (a String's UTF-8 view, walked as a collection, costs
@@ -211,6 +212,24 @@ struct JSONTapeReader: Decoder, JSONScalarReading {
             }
             return nil
         }
+    }
+
+    /// Where in `names` a string kept in `words` is, comparing each name's two words where
+    /// they lie in the array (walking the names as strings retains and releases each).
+    private static func index(of words: (UInt64, UInt64), in names: [String]) -> Int? {
+        #if _endian(little) && _pointerBitWidth(_64)
+        names.withUnsafeBytes { raw in
+            let stride = MemoryLayout<String>.stride
+            for index in 0 ..< raw.count / stride
+            where raw.loadUnaligned(fromByteOffset: index &* stride, as: UInt64.self) == words.0
+                && raw.loadUnaligned(fromByteOffset: index &* stride &+ 8, as: UInt64.self) == words.1 {
+                return index
+            }
+            return nil
+        }
+        #else
+        nil
+        #endif
     }
 
     /// The two words a 64-bit little-endian Swift keeps an ASCII string of at most 15 bytes in:

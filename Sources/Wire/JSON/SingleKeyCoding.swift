@@ -27,18 +27,67 @@ public enum SingleKeyCoding {
     /// The case name and (unless it was a bare string) a decoder for its payload.
     public struct Tag {
         public let name: String
-        public let payload: (any Decoder)?
+        /// The payload's reader as it is: this wire's tape reader is kept as itself and made
+        /// an `any Decoder` once, when the payload is decoded. (Kept as an optional
+        /// existential, it was copied and destroyed through the runtime's value witnesses at
+        /// each step, about 300 instructions of every action the core read.)
+        let source: PayloadSource
+
+        enum PayloadSource {
+            case none
+            case tape(JSONTapeReader)
+            case decoder(any Decoder)
+        }
+
+        /// A tag whose payload `payload` reads, or with none (a bare string).
+        public init(name: String, payload: (any Decoder)?) {
+            self.name = name
+            source = payload.map { .decoder($0) } ?? .none
+        }
+
+        init(name: String, tape reader: JSONTapeReader) {
+            self.name = name
+            source = .tape(reader)
+        }
+
+        /// A decoder for the payload; nil when the value was a bare string.
+        public var payload: (any Decoder)? {
+            switch source {
+            case .none: nil
+            case let .tape(reader): reader
+            case let .decoder(decoder): decoder
+            }
+        }
+
+        /// Decodes the payload as a `type`; a bare string has none, which is an error.
+        /// - Parameters:
+        ///   - type: the payload's type.
+        ///   - kind: what the payload is, for the error (`"add"`).
+        public func decode<T: Decodable>(_ type: T.Type, kind: String) throws -> T {
+            switch source {
+            case let .tape(reader): return try T(from: reader)
+            case let .decoder(decoder): return try T(from: decoder)
+            case .none: throw SingleKeyCoding.missingPayload(kind: kind)
+            }
+        }
     }
 
     /// Reads the tag of an externally tagged value. `kind` and `names` only shape the error
     /// message ("an action: one of add, clear, ...").
     public static func decodeTag(from decoder: any Decoder, kind: String, names: [String]) throws -> Tag {
         // This wire's decoder: read the value itself. Every message and action is read this
-        // way, and the general way below (a container asked for its keys) costs more than the
-        // rest of decoding a small message. Anything but the two good shapes goes the general
-        // way, which says what is wrong.
-        if let reader = JSONTapeReader.of(decoder) {
-            if let tag = reader.tag(among: names) { return tag }
+        // way, and the general way (a container asked for its keys) costs more than the rest
+        // of decoding a small message. Anything but the two good shapes goes the general way,
+        // which says what is wrong. (Apart, so that the way every action takes does not pay
+        // for setting up the other's.)
+        if let reader = JSONTapeReader.of(decoder), let tag = reader.tag(among: names) { return tag }
+        return try decodeTagGenerally(from: decoder, kind: kind, names: names)
+    }
+
+    @inline(never)
+    private static func decodeTagGenerally(from decoder: any Decoder, kind: String, names: [String]) throws -> Tag {
+        if JSONTapeReader.of(decoder) != nil {
+            // A tape reader in neither good shape: the general way below.
         } else if let reader = JSONValueReader.of(decoder) {
             switch reader.value {
             case let .string(name) where names.contains(name):
@@ -168,13 +217,20 @@ public enum SingleKeyCoding {
     }
 }
 
+extension SingleKeyCoding {
+    /// The error for a case that needs a payload written as a bare string.
+    static func missingPayload(kind: String) -> DecodingError {
+        DecodingError.dataCorrupted(.init(
+            codingPath: [], debugDescription: "\(kind) needs a payload object, not a bare string"))
+    }
+}
+
 extension Optional where Wrapped == any Decoder {
-    /// Decodes a payload from a tag's decoder, or from an empty object when the tag was a bare string.
+    /// Decodes a payload from a tag's decoder; a bare string has none, which is an error.
+    /// (``SingleKeyCoding/Tag/decode(_:kind:)`` does the same without making the decoder an
+    /// optional existential first.)
     public func decode<T: Decodable>(_ type: T.Type, kind: String) throws -> T {
-        guard let decoder = self else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: [], debugDescription: "\(kind) needs a payload object, not a bare string"))
-        }
+        guard let decoder = self else { throw SingleKeyCoding.missingPayload(kind: kind) }
         return try T(from: decoder)
     }
 }

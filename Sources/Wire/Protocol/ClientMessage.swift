@@ -12,10 +12,10 @@ package enum ClientMessage<Action: Codable & Sendable>: Codable, Sendable {
     package init(from decoder: any Decoder) throws {
         let tag = try SingleKeyCoding.decodeTag(from: decoder, kind: "message", names: Self.names)
         switch tag.name {
-        case "hello": self = .hello(try tag.payload.decode(Hello.self, kind: "hello"))
-        case "action": self = .action(try tag.payload.decode(ActionRequest<Action>.self, kind: "action"))
-        case "resync": self = .resync(try tag.payload.decode(Resync.self, kind: "resync"))
-        case "query": self = .query(try tag.payload.decode(Query.self, kind: "query"))
+        case "hello": self = .hello(try tag.decode(Hello.self, kind: "hello"))
+        case "action": self = .action(try tag.decode(ActionRequest<Action>.self, kind: "action"))
+        case "resync": self = .resync(try tag.decode(Resync.self, kind: "resync"))
+        case "query": self = .query(try tag.decode(Query.self, kind: "query"))
         default: self = .bye(try tag.payload.map { try Bye(from: $0) } ?? Bye())
         }
     }

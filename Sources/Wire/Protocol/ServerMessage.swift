@@ -25,15 +25,15 @@ package enum ServerMessage<State: Codable & Sendable>: Codable, Sendable {
         }
         let tag = try SingleKeyCoding.decodeTag(from: decoder, kind: "message", names: Self.names)
         switch tag.name {
-        case "welcome": self = .welcome(try tag.payload.decode(Welcome<State>.self, kind: "welcome"))
-        case "ack": self = .ack(try tag.payload.decode(Ack.self, kind: "ack"))
-        case "reject": self = .reject(try tag.payload.decode(Reject.self, kind: "reject"))
-        case "rendition": self = .rendition(try tag.payload.decode(Rendition<State>.self, kind: "rendition"))
-        case "notice": self = .notice(try tag.payload.decode(Notice.self, kind: "notice"))
-        case "presence": self = .presence(try tag.payload.decode(Presence.self, kind: "presence"))
-        case "reply": self = .reply(try tag.payload.decode(Reply.self, kind: "reply"))
-        case "entry": self = .entry(try tag.payload.decode(HistoryEntry.self, kind: "entry"))
-        case "error": self = .error(try tag.payload.decode(ErrorMessage.self, kind: "error"))
+        case "welcome": self = .welcome(try tag.decode(Welcome<State>.self, kind: "welcome"))
+        case "ack": self = .ack(try tag.decode(Ack.self, kind: "ack"))
+        case "reject": self = .reject(try tag.decode(Reject.self, kind: "reject"))
+        case "rendition": self = .rendition(try tag.decode(Rendition<State>.self, kind: "rendition"))
+        case "notice": self = .notice(try tag.decode(Notice.self, kind: "notice"))
+        case "presence": self = .presence(try tag.decode(Presence.self, kind: "presence"))
+        case "reply": self = .reply(try tag.decode(Reply.self, kind: "reply"))
+        case "entry": self = .entry(try tag.decode(HistoryEntry.self, kind: "entry"))
+        case "error": self = .error(try tag.decode(ErrorMessage.self, kind: "error"))
         default: self = .bye(try tag.payload.map { try Bye(from: $0) } ?? Bye())
         }
     }
