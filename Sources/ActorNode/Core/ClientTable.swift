@@ -49,6 +49,11 @@ struct ClientTable {
     }
 
     private func index(of number: Int) -> Int? {
+        guard let first = numbers.first else { return nil }
+        // While no client between the first and this one has gone, its distance from the first
+        // number is its place: one comparison for the lookup every read makes.
+        let guess = number &- first
+        if guess >= 0, guess < numbers.count, numbers[guess] == number { return guess }
         // The newest client is the likeliest to be looked up while it says hello.
         if let last = numbers.last, last == number { return numbers.count - 1 }
         let at = insertionIndex(of: number)

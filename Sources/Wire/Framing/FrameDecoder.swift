@@ -74,7 +74,7 @@ package struct FrameDecoder: Sendable {
     private mutating func nextPayload() throws(FrameError) -> ArraySlice<UInt8>? {
         if let failure { throw failure }
         guard bufferedByteCount >= Frame.headerLength else { return nil }
-        let length = announcedLength()
+        let length = Self.announcedLength(in: buffer, at: readIndex)
         let limit = framesTaken == 0 ? maximumFirstPayloadLength ?? maximumPayloadLength : maximumPayloadLength
         guard length <= limit else {
             let error = FrameError.payloadTooLarge(length: length, limit: limit)
@@ -114,10 +114,17 @@ package struct FrameDecoder: Sendable {
 
     /// The length the header at the read index announces (its 4 bytes must be in).
     private func announcedLength() -> Int {
+        Self.announcedLength(in: buffer, at: readIndex)
+    }
+
+    /// The length the header at `index` of `buffer` announces. Static: a mutating method that
+    /// called the method above made a copy of the whole decoder to call it on (a retain and a
+    /// release, about 90 instructions, at every frame the core read).
+    private static func announcedLength(in buffer: [UInt8], at index: Int) -> Int {
         buffer.withUnsafeBufferPointer { bytes in
             var length = 0
             for offset in 0 ..< Frame.headerLength {
-                length = length << 8 | Int(bytes[readIndex + offset])
+                length = length << 8 | Int(bytes[index + offset])
             }
             return length
         }

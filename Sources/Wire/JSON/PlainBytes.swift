@@ -4,6 +4,7 @@
 /// from where the run ends.
 enum PlainBytes {
     /// Whether each of the eight bytes of `word` is plain.
+    @inline(__always)
     static func allPlain(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
@@ -24,6 +25,7 @@ enum PlainBytes {
     /// - Parameters:
     ///   - bytes: the text.
     ///   - start: where to start, in `0...bytes.count`.
+    @inline(__always)
     static func endOfPlainWords(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         guard let base = bytes.baseAddress else { return start }
         let raw = UnsafeRawPointer(base)
