@@ -1,6 +1,6 @@
 import ActorNode
 import Glibc
-import Wire
+@_spi(ByteWriting) import Wire
 
 /// One benchmark connection, speaking the protocol with frames made once, as
 /// `redis-benchmark` does, so that what is measured is the core, not the client's runtime:

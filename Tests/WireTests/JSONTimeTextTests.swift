@@ -42,7 +42,7 @@ struct JSONTimeTextTests {
 
     @Test("anything else takes the general way")
     func others() {
-        for value in [0.5, 0.1, 1e-7, 0, -1_763_942_400.5, 8_589_934_592.5, 1e20, .leastNonzeroMagnitude, 1.0000001, 1_763_942_400.1234567, Double.pi] {
+        for value in [0.5, 0.1, 1e-7, 0, -1_763_942_400.5, 8_589_934_592.5, 1e20, .leastNonzeroMagnitude, 1.0000001, 1_763_942_400.1234567, Double.pi, 1.0000005, 1.0000004999999999, 1_763_942_400.0000005, 8_589_934_591.9999995] {
             #expect(written(value) == general(value), "\(value)")
         }
         #expect(JSONByteWriter.wholeMicroseconds(1.0000001) == nil)

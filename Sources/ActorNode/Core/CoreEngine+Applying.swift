@@ -14,7 +14,7 @@ extension CoreEngine {
     /// applied, and the journal copies its text. Returns false for anything else, which takes
     /// the general path (that also says what is wrong). (The action is not returned: a tuple or
     /// optional of a generic type costs a metadata lookup at every action.)
-    func applyPlainAction(_ frame: ArraySlice<UInt8>, from client: EngineClient, hello: Hello) -> Bool {
+    func applyPlainAction(_ frame: ArraySlice<UInt8>, from client: EngineClient, clientID: String) -> Bool {
         guard let plain = PlainActionFrame.scan(frame) else { return false }
         // Noted from its reading to its journal record: a crash anywhere in between is known at
         // the next start, and the action refused from then on.
@@ -35,41 +35,41 @@ extension CoreEngine {
             return false
         }
         // The client field is not used: the hello's client id is the one that counts.
-        if !quarantine.isEmpty, refuseQuarantined(actionTape.value, seq: plain.seq, from: client, hello: hello) { return true }
+        if !quarantine.isEmpty, refuseQuarantined(actionTape.value, seq: plain.seq, from: client, clientID: clientID) { return true }
         let action: Action
         do {
             action = try actionTape.decode(Action.self)
         } catch {
             return false
         }
-        apply(action, seq: plain.seq, json: frame[plain.action], from: client, hello: hello)
+        apply(action, seq: plain.seq, json: frame[plain.action], from: client, clientID: clientID)
         return true
     }
 
     /// Answers a client's action that crashed the core before with `crashed_core`, unless it
     /// was applied before (a resend, answered with its original ack as always). Returns whether
     /// it was refused.
-    func refuseQuarantined(_ action: JSONValue, seq: UInt64, from client: EngineClient, hello: Hello) -> Bool {
-        guard kernel.ledger.verdict(client: hello.client, seq: seq) == .new,
-              quarantine.entry(client: hello.client, seq: seq, action: action) != nil else { return false }
+    func refuseQuarantined(_ action: JSONValue, seq: UInt64, from client: EngineClient, clientID: String) -> Bool {
+        guard kernel.ledger.verdict(client: clientID, seq: seq) == .new,
+              quarantine.entry(client: clientID, seq: seq, action: action) != nil else { return false }
         if trace {
-            log("trace refused from client \(PeerText.forLog(hello.client)) #\(seq): it crashed the core before (crashed_core)")
+            log("trace refused from client \(PeerText.forLog(clientID)) #\(seq): it crashed the core before (crashed_core)")
         }
         let refusal = Rejection.crashedCore
         answer(client.number, .reject(Reject(seq: seq, code: refusal.code, message: refusal.message)))
         return true
     }
 
-    func apply(_ action: Action, seq: UInt64, json: ArraySlice<UInt8>? = nil, from client: EngineClient, hello: Hello) {
+    func apply(_ action: Action, seq: UInt64, json: ArraySlice<UInt8>? = nil, from client: EngineClient, clientID: String) {
         if json == nil, !quarantine.isEmpty, let value = try? JSONValue(encoding: action),
-           refuseQuarantined(value, seq: seq, from: client, hello: hello) {
+           refuseQuarantined(value, seq: seq, from: client, clientID: clientID) {
             return
         }
         if let refusal = admits(action) {
-            answerRejected(action, from: .client(id: hello.client, seq: seq), client: client.number, seq: seq, rejection: refusal)
+            answerRejected(action, from: .client(id: clientID, seq: seq), client: client.number, seq: seq, rejection: refusal)
             return
         }
-        apply(action, json: json, from: .client(id: hello.client, seq: seq), client: client, seq: seq)
+        apply(action, json: json, from: .client(id: clientID, seq: seq), client: client, seq: seq)
     }
 
     /// Applies an action and queues what follows: the journal record, the rendition for every

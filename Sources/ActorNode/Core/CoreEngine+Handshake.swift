@@ -9,7 +9,7 @@ extension CoreEngine {
     /// A whole frame from a client: a plain action once it is welcomed, else (after the
     /// quarantine's check of whole frames) a message decoded the general way.
     func handle(_ payload: ArraySlice<UInt8>, from client: EngineClient) {
-        if case let .welcomed(hello) = client.phase, applyPlainAction(payload, from: client, hello: hello) { return }
+        if let clientID = client.welcomedClientID, applyPlainAction(payload, from: client, clientID: clientID) { return }
         // Not a plain action: copied out of the decoder's storage, which it may outlive.
         handleOther(Array(payload), from: client)
     }
@@ -73,7 +73,7 @@ extension CoreEngine {
         case (_, .awaitingHello):
             violation(number, ErrorMessage(.helloRequired, "the first message must be hello"))
         case let (.action(request), .welcomed(hello)):
-            apply(request.action, seq: request.seq, from: client, hello: hello)
+            apply(request.action, seq: request.seq, from: client, clientID: hello.client)
         case let (.resync(request), .welcomed(hello)):
             guard hello.role.receivesRenditions else {
                 violation(number, ErrorMessage(.unexpectedMessage, "resync is for shells and watchers, which are sent the state"))
@@ -98,6 +98,7 @@ extension CoreEngine {
         guard let client = clients[number] else { return }
         client.phase = .welcomed(hello)
         client.clientJSON = JSONFragment.string(hello.client)
+        client.welcomedClientID = hello.client
         if hello.role.receivesRenditions {
             receivers.insert(client)
             log("attached \(hello.role.rawValue) '\(PeerText.forLog(hello.name))' (client \(PeerText.forLog(hello.client)), \(client.peer))")

@@ -4,8 +4,8 @@ import Wire
 /// The bytes waiting to be written to one client, and how many of them are answers (acks and
 /// rejects), so that a client that does not read its answers can be held back before it has
 /// more unanswered actions than the ledger remembers.
-struct OutputBuffer {
-    private var bytes: [UInt8] = []
+struct OutputBuffer: ~Copyable {
+    private var bytes = ByteBuffer()
     private var head = 0
     /// Where each answer still queued ends, oldest first (offsets into ``bytes``).
     private var answerEnds: [Int] = []
@@ -31,7 +31,7 @@ struct OutputBuffer {
     var isEmpty: Bool { unsent == 0 }
 
     mutating func append(_ frame: [UInt8], isAnswer: Bool = false, isWholeState: Bool = false) {
-        bytes += frame
+        bytes.append(frame)
         if isAnswer { answerEnds.append(bytes.count) }
         if isWholeState { stateFrameEnd = bytes.count }
     }
@@ -45,9 +45,7 @@ struct OutputBuffer {
     /// Writes as much as the socket takes now; returns false when the socket failed.
     mutating func flush(to fd: Int32) -> Bool {
         while head < bytes.count {
-            let sent = bytes.withUnsafeBytes { raw in
-                send(fd, raw.baseAddress! + head, raw.count - head, Int32(MSG_NOSIGNAL))
-            }
+            let sent = send(fd, bytes.unsafeBytes.baseAddress! + head, bytes.count - head, Int32(MSG_NOSIGNAL))
             if sent > 0 {
                 head += sent
             } else if sent < 0, errno == EINTR {
@@ -79,7 +77,7 @@ struct OutputBuffer {
             }
             stateFrameEnd = 0
         } else if head > 1 << 16, head > bytes.count / 2 {
-            bytes.removeSubrange(0 ..< head)
+            bytes.removeFirst(head)
             answerEnds = answerEnds[answerHead...].map { $0 - head }
             answerHead = 0
             stateFrameEnd = max(0, stateFrameEnd - head)
@@ -151,6 +149,9 @@ final class EngineClient {
 
     /// The hello's client id as a JSON string, for the journal records of its actions.
     @exclusivity(unchecked) var clientJSON: [UInt8] = []
+    /// The hello's client id once it is welcomed (nil before): what every action it sends needs
+    /// of its hello, without copying the whole hello out of ``phase``.
+    @exclusivity(unchecked) var welcomedClientID: String?
     /// Its ``SessionRecord`` is in the journal (written before its first applied action).
     @exclusivity(unchecked) var sessionJournaled = false
     /// Who it is, as the journal records it: made once, when first needed.

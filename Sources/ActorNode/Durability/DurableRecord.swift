@@ -1,4 +1,4 @@
-import Wire
+@_spi(ByteWriting) import Wire
 
 /// How records sit in journal and snapshot files: a 4-byte big-endian payload length, a 4-byte
 /// big-endian CRC-32C of the payload, then the payload (UTF-8 JSON).

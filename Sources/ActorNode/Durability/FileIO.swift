@@ -37,9 +37,23 @@ package enum FileIO {
 
     /// Writes all of `bytes` to `fd` at `offset` (the file's position is not used or moved).
     package static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int, what: String) throws(SystemError) {
+        // (An array's `withUnsafeBytes` rethrows untyped errors: the failure is carried out.)
+        var failure: SystemError?
+        bytes.withUnsafeBytes { raw in
+            do throws(SystemError) {
+                try writeAll(fd, raw, at: offset, what: what)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// ``writeAll(_:_:at:what:)-([UInt8])`` of bytes held elsewhere.
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int, what: String) throws(SystemError) {
         var done = 0
         while done < bytes.count {
-            let written = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
+            let written = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
             if written < 0 {
                 if errno == EINTR { continue }
                 throw SystemError("write \(what)")

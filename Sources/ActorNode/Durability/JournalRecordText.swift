@@ -1,4 +1,4 @@
-import Wire
+@_spi(ByteWriting) import Wire
 
 /// A journal entry's JSON written by hand around the action's text as the client sent it:
 /// byte for byte what ``WireJSON`` writes for a ``JournalEntry`` (keys in order: `action`, `at`,

@@ -1,6 +1,6 @@
 import Glibc
 import Synchronization
-import Wire
+@_spi(ByteWriting) import Wire
 
 /// The journal's files, written by one thread (a core's event loop): records are appended to a
 /// buffer as they come, and ``commit(latest:)`` writes them all at once, then makes them
@@ -28,7 +28,7 @@ final class JournalWriter<State: Codable & Sendable> {
     private let snapshots: SnapshotWriter<State>
     private let syncer: BackgroundSyncer?
     @exclusivity(unchecked) private var segment: Segment
-    @exclusivity(unchecked) private var buffer: [UInt8] = []
+    @exclusivity(unchecked) private var buffer = ByteBuffer()
     /// The revision of the last record appended.
     @exclusivity(unchecked) private(set) var lastRevision: UInt64
     /// When the file was last checked, in ``MonotonicClock`` nanoseconds (read at every commit:
@@ -78,7 +78,7 @@ final class JournalWriter<State: Codable & Sendable> {
     func openSession(_ number: Int, record: [UInt8]) {
         let bytes = DurableRecord.encode(record)
         sessions[number] = bytes
-        buffer += bytes
+        buffer.append(bytes)
     }
 
     /// The client has gone: its record is not written again.
@@ -89,7 +89,7 @@ final class JournalWriter<State: Codable & Sendable> {
 
     /// A new segment starts with the records of the clients connected now.
     private func repeatSessions() {
-        for number in sessions.keys.sorted() { buffer += sessions[number]! }
+        for number in sessions.keys.sorted() { buffer.append(sessions[number]!) }
     }
 
 
@@ -99,7 +99,7 @@ final class JournalWriter<State: Codable & Sendable> {
 
     /// Appends one record (its revision and bytes, already encoded as a ``DurableRecord``).
     func append(revision: UInt64, record: [UInt8]) {
-        buffer += record
+        buffer.append(record)
         lastRevision = revision
     }
 
@@ -127,7 +127,7 @@ final class JournalWriter<State: Codable & Sendable> {
     func commit(latest: () -> SnapshotContent<State>) throws(JournalFailure) {
         do throws(SystemError) {
             if !buffer.isEmpty {
-                try segment.append(buffer)
+                try segment.append(buffer.unsafeBytes)
                 buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
                 unchecked = true
                 if policy == .always {
@@ -333,7 +333,7 @@ struct Segment {
         return Segment(path: path, fd: fd, size: size, length: size, reservesAhead: reservingAhead)
     }
 
-    mutating func append(_ bytes: [UInt8]) throws(SystemError) {
+    mutating func append(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
         if reservesAhead, length < size + bytes.count { reserve(upTo: size + bytes.count) }
         try FileIO.writeAll(fd, bytes, at: size, what: path)
         size += bytes.count

@@ -58,10 +58,14 @@ struct JSONByteWriter {
         guard value >= 1, value < 8_589_934_592 else { return nil }
         // The whole part and the fraction apart (both exact): the fraction times a million is
         // off by far less than a half, where the whole value times a million could be off by
-        // more than one.
-        let seconds = value.rounded(.down)
-        let fraction = ((value - seconds) * 1_000_000).rounded()
-        let microseconds = UInt64(seconds) * 1_000_000 + UInt64(fraction)
+        // more than one. Both are converted by truncation, which for a positive number is
+        // rounding down, and adding a half first rounds to the nearest: no call into the C
+        // library's `floor` and `round`. A value this rounds wrongly (a fraction within a
+        // rounding error of a half millionth) is no whole number of millionths, which the
+        // check below finds either way.
+        let seconds = UInt64(value)
+        let fraction = UInt64((value - Double(seconds)) * 1_000_000 + 0.5)
+        let microseconds = seconds &* 1_000_000 &+ fraction
         guard Double(microseconds) / 1_000_000 == value else { return nil }
         return microseconds
     }

@@ -82,25 +82,32 @@ package enum ScriptFrames {
     ///   - revision: the revision it made (or made before, for a resend).
     package static func ackFrame(seq: UInt64, revision: UInt64) -> [UInt8] {
         var frame: [UInt8] = []
-        appendAckFrame(seq: seq, revision: revision, to: &frame)
+        frame.appendWritten(atMost: longestAckFrame) { writeAckFrame(seq: seq, revision: revision, to: &$0) }
         return frame
     }
 
-    /// Appends ``ackFrame(seq:revision:)`` to `bytes` (a client's output: no array of its own).
+    /// Appends ``ackFrame(seq:revision:)`` to `bytes` (a client's output), written in place.
     /// - Parameters:
     ///   - seq: the acknowledged action's sequence number.
     ///   - revision: the revision it made (or made before, for a resend).
     ///   - bytes: where it goes.
-    package static func appendAckFrame(seq: UInt64, revision: UInt64, to bytes: inout [UInt8]) {
-        // The header, the two keys, two numbers of at most 20 digits and the closing braces.
-        bytes.appendWritten(atMost: Frame.headerLength + ackStart.utf8CodeUnitCount + ackSeqKey.utf8CodeUnitCount + 42) { cursor in
-            cursor.writeFrame { payload in
-                payload.write(ackStart)
-                payload.writeDecimal(revision)
-                payload.write(ackSeqKey)
-                payload.writeDecimal(seq)
-                payload.write("}}")
-            }
+    package static func appendAckFrame(seq: UInt64, revision: UInt64, to bytes: inout ByteBuffer) {
+        bytes.appendWritten(atMost: longestAckFrame) { writeAckFrame(seq: seq, revision: revision, to: &$0) }
+    }
+
+    /// The most bytes an ack's frame takes: the header, the two keys, two numbers of at most
+    /// 20 digits and the closing braces.
+    private static var longestAckFrame: Int {
+        Frame.headerLength + ackStart.utf8CodeUnitCount + ackSeqKey.utf8CodeUnitCount + 42
+    }
+
+    private static func writeAckFrame(seq: UInt64, revision: UInt64, to cursor: inout ByteCursor) {
+        cursor.writeFrame { payload in
+            payload.write(ackStart)
+            payload.writeDecimal(revision)
+            payload.write(ackSeqKey)
+            payload.writeDecimal(seq)
+            payload.write("}}")
         }
     }
 
