@@ -54,7 +54,8 @@ extension CoreEngine {
         swap(&turn, &pending)
         defer {
             if pending.isEmpty {
-                turn.removeAll(keepingCapacity: true)
+                // One by one, as ``TouchedClients/giveBack(_:)`` does, for the same reason.
+                while turn.popLast() != nil {}
                 swap(&turn, &pending)
             }
         }

@@ -74,8 +74,12 @@ struct TouchedClients {
     /// Takes back the storage of lists ``takeAll()`` handed out, once they are done with, so
     /// that marking allocates nothing turn after turn.
     mutating func giveBack(_ taken: inout Taken) {
-        taken.answered.removeAll(keepingCapacity: true)
-        taken.others.removeAll(keepingCapacity: true)
+        // Taken off one by one: the few clients of a turn cost less so than the standard
+        // library's `removeAll(keepingCapacity:)`, a generic replacement of the whole range
+        // that cost 190 instructions a list, empty or not (callgrind, one client: 380 of the
+        // 11,000 an action took).
+        while taken.answered.popLast() != nil {}
+        while taken.others.popLast() != nil {}
         swap(&taken.answered, &spare.answered)
         swap(&taken.others, &spare.others)
     }

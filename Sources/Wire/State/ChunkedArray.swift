@@ -234,9 +234,10 @@ extension ChunkedArray: Equatable where Element: Equatable {
     /// change against the list before costs one chunk's comparison, whatever its length).
     public static func == (lhs: ChunkedArray, rhs: ChunkedArray) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        guard lhs.starts == rhs.starts else { return lhs.elementsEqual(rhs) }
-        for (left, right) in zip(lhs.chunks, rhs.chunks) where left !== right {
-            guard left.elements == right.elements else { return false }
+        guard lhs.starts == rhs.starts, lhs.chunks.count == rhs.chunks.count else { return lhs.elementsEqual(rhs) }
+        // By index, not `zip`: a generic zip has the runtime make its types at every call.
+        for index in lhs.chunks.indices where lhs.chunks[index] !== rhs.chunks[index] {
+            guard lhs.chunks[index].elements == rhs.chunks[index].elements else { return false }
         }
         return true
     }
