@@ -29,16 +29,22 @@ extension CoreEngine {
         defer {
             if isKnownUniquelyReferenced(&actionTape) { actionTape.forgetText() }
         }
+        return applyPlainAction(frame, plain, on: actionTape, from: client, clientID: clientID)
+    }
+
+    /// Reads, decodes and applies the plain action with `tape`, handed over once rather than
+    /// taken out of the engine (and retained) at each use.
+    private func applyPlainAction(_ frame: ArraySlice<UInt8>, _ plain: PlainActionFrame, on tape: JSONTape, from client: EngineClient, clientID: String) -> Bool {
         do {
-            try actionTape.read(frame[plain.action])
+            try tape.read(frame[plain.action])
         } catch {
             return false
         }
         // The client field is not used: the hello's client id is the one that counts.
-        if !quarantine.isEmpty, refuseQuarantined(actionTape.value, seq: plain.seq, from: client, clientID: clientID) { return true }
+        if !quarantine.isEmpty, refuseQuarantined(tape.value, seq: plain.seq, from: client, clientID: clientID) { return true }
         let action: Action
         do {
-            action = try actionTape.decode(Action.self)
+            action = try tape.decode(Action.self)
         } catch {
             return false
         }
