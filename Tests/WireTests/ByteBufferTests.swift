@@ -51,6 +51,19 @@ struct ByteBufferTests {
         #expect(contents(buffer) == model)
     }
 
+    @Test("no room to write in, on a buffer that never held anything or let its memory go, writes nothing")
+    func noRoomOnAnEmptyBuffer() {
+        var buffer = ByteBuffer()
+        buffer.appendWritten(atMost: 0) { _ in }
+        #expect(buffer.isEmpty && buffer.capacity == 0)
+        buffer.append(Array("abc".utf8))
+        buffer.removeAll(keepingCapacity: false)
+        buffer.appendWritten(atMost: 0) { _ in }
+        #expect(buffer.isEmpty && buffer.capacity == 0)
+        buffer.appendWritten(atMost: 2) { $0.write(UInt8(ascii: "z")) }
+        #expect(contents(buffer) == Array("z".utf8))
+    }
+
     @Test("an ack written in place is the ack frame")
     func ackInPlace() {
         var buffer = ByteBuffer()

@@ -60,7 +60,8 @@ package struct ByteBuffer: ~Copyable {
     ///   - body: writes the text.
     package mutating func appendWritten(atMost maximum: Int, _ body: (inout ByteCursor) -> Void) {
         reserve(maximum)
-        var cursor = ByteCursor(UnsafeMutableBufferPointer(start: storage! + count, count: maximum))
+        // No storage yet only when no room was asked for (`maximum` 0): the cursor is empty.
+        var cursor = ByteCursor(UnsafeMutableBufferPointer(start: storage.map { $0 + count }, count: maximum))
         body(&cursor)
         count += cursor.count
     }
