@@ -14,8 +14,9 @@
 #      only) 100 watchers read by cama-bench itself
 #   5  CAMA only (a Redis INCR does not depend on the size of the data): add actions at 0 to
 #      20% of ITEMS items and at 80% to 100%; toggle with one watcher at 1 item and at ITEMS
-#      items; `shell-client state --json` at ITEMS items, the core's RSS right after it and
-#      after the toggles (the welcome's JSON let go), the state's size
+#      items; each pair on two cores in turn, in ROUNDS rounds; `shell-client state --json` at
+#      ITEMS items, the core's RSS right after it and after the toggles (the welcome's JSON let
+#      go), the state's size
 #   6  `shell-client send add x`, `shell-client state` and `tmux send-keys` as whole
 #      processes, in turn: median ms of RUNS each
 #   7  a shell's cost per change: CPU microseconds per toggle of a full-screen `attach` (in
@@ -27,12 +28,14 @@
 #                         [--items N] [--toggles N] [--runs N] [--rows LIST] [--keep]
 #   --actions N        actions (requests) in all for each of rows 1 to 3, on each side
 #                      (default 200000; $BENCH_ACTIONS)
-#   --rounds R         rows 1 to 3 alternate CAMA and Redis R times with N/R actions each and
-#                      print the medians (default 5; $BENCH_ROUNDS)
+#   --rounds R         rows 1 to 3 alternate CAMA and Redis R times with N/R actions each, row
+#                      5 the small and the big core, and print the medians (default 5;
+#                      $BENCH_ROUNDS)
 #   --watch-actions N  actions (publishes) in row 4 (default 4000; $BENCH_WATCH_ACTIONS)
 #   --items N          the state's size in row 5 (default 100000; $BENCH_ITEMS)
-#   --toggles N        toggles measured at ITEMS items with a watcher (default 500;
-#                      $BENCH_TOGGLES); 20 times as many at 1 item
+#   --toggles N        row 5 toggles 4 times N at 1 item and as many at ITEMS items with a
+#                      watcher, row 7 N at ITEMS items and 4 times N at 10 (default 500;
+#                      $BENCH_TOGGLES)
 #   --runs N           runs of each command in row 6 (default 100; $BENCH_RUNS)
 #   --rows LIST        only these rows, by number, separated by commas (default: all)
 #   --quick            small counts (8000 in 2 rounds, 300, 20000, 100, 20): a check that
@@ -297,29 +300,46 @@ row "4. 1 sender, 100 watchers inside cama-bench, actions/s" "$(field "$line" ac
 fi
 
 if want 5; then
-# 5: size independence, on a core of its own.
-progress "5: size: 1 item, then $items items"
+# 5: size independence. Each rate is measured on two cores at once, one small and one big, in
+# ROUNDS rounds that take turns (which goes first alternates), and is the median of its
+# rounds: a rate measured once at 0 items and later at ITEMS items compared two moments of a
+# shared machine as much as two sizes.
+progress "5: size: 0 to 20% of $items items beside 80% to 100%, then 1 item beside $items, $rounds rounds each"
+add='{"add":{"text":"item"}}'
+toggle='{"toggle":{"id":1}}'
+start_core grow never
+grow_socket="$core_socket"
+grow_pid="$core_pid"
+start_core one never
+one_socket="$core_socket"
+one_pid="$core_pid"
 start_core size never
 size_socket="$core_socket"
 size_pid="$core_pid"
-add='{"add":{"text":"item"}}'
-toggle='{"toggle":{"id":1}}'
-cama "$size_socket" --clients 1 --actions 1 --action "$add" > /dev/null
-small_toggles=$((toggles * 20))
-line="$(cama "$size_socket" --clients 1 --actions "$small_toggles" --action "$toggle" --watchers 1)"
-raw_small="$(field "$line" actions_per_second)"
-watchers "$size_socket" 1
-line="$(cama "$size_socket" --clients 1 --actions "$small_toggles" --action "$toggle")"
-stop "${watcher_pids[@]}"
-watch_small="$(field "$line" actions_per_second)"
-per=$((items / 5 / 16))
-window=$((per * 16))
-line="$(cama "$size_socket" --clients 16 --actions "$per" --action "$add")"
-add_low="$(field "$line" actions_per_second)"
-fill=$((items - 1 - 2 * window))
+cama "$one_socket" --clients 1 --actions 1 --action "$add" > /dev/null
+per=$((items / 5 / 16 / rounds))
+window=$((per * 16 * rounds))
+fill=$((items - window))
 [ "$fill" -gt 0 ] && cama "$size_socket" --clients 1 --pipeline 128 --actions "$fill" --action "$add" > /dev/null
-line="$(cama "$size_socket" --clients 16 --actions "$per" --action "$add")"
-add_high="$(field "$line" actions_per_second)"
+# alternate SMALL_SOCKET BIG_SOCKET FILE ARGS...: ROUNDS rounds of cama-bench ARGS on each
+# core, in turn; FILE.small and FILE.big get each round's rate.
+alternate() {
+    local small="$1" big="$2" file="$3" round first second side socket
+    shift 3
+    : > "$file.small"
+    : > "$file.big"
+    for round in $(seq "$rounds"); do
+        if [ $((round % 2)) = 1 ]; then first=small second=big; else first=big second=small; fi
+        for side in "$first" "$second"; do
+            if [ "$side" = small ]; then socket="$small"; else socket="$big"; fi
+            field "$(cama "$socket" "$@")" actions_per_second >> "$file.$side"
+        done
+    done
+}
+alternate "$grow_socket" "$size_socket" "$work/adds" --clients 16 --actions "$per" --action "$add"
+add_low="$(median < "$work/adds.small")"
+add_high="$(median < "$work/adds.big")"
+stop "$grow_pid"
 t0=$(date +%s%N)
 "$bin/shell-client" --socket "$size_socket" state --json > "$work/state.json"
 t1=$(date +%s%N)
@@ -328,12 +348,17 @@ state_bytes="$(wc -c < "$work/state.json")"
 next_id="$(grep -oE '"nextId":[0-9]+' "$work/state.json" | cut -d: -f2)"
 [ "$next_id" = $((items + 1)) ] || progress "warning: the state has nextId $next_id, not $((items + 1))"
 rss_kb="$(awk '/^VmRSS/ { print $2 }' "/proc/$size_pid/status")"
-line="$(cama "$size_socket" --clients 1 --actions "$toggles" --action "$toggle" --watchers 1)"
-raw_big="$(field "$line" actions_per_second)"
+per_toggles=$((toggles * 4 / rounds))
+alternate "$one_socket" "$size_socket" "$work/raw" --clients 1 --actions "$per_toggles" --action "$toggle" --watchers 1
+raw_small="$(median < "$work/raw.small")"
+raw_big="$(median < "$work/raw.big")"
+watchers "$one_socket" 1
+one_watchers=("${watcher_pids[@]}")
 watchers "$size_socket" 1
-line="$(cama "$size_socket" --clients 1 --actions "$toggles" --action "$toggle")"
-stop "${watcher_pids[@]}"
-watch_big="$(field "$line" actions_per_second)"
+alternate "$one_socket" "$size_socket" "$work/watched" --clients 1 --actions "$per_toggles" --action "$toggle"
+stop "${watcher_pids[@]}" "${one_watchers[@]}"
+watch_small="$(median < "$work/watched.small")"
+watch_big="$(median < "$work/watched.big")"
 low_label="0-$window"
 # The welcomes' JSON of the state is let go once an action makes the next revision.
 rest_kb="$(awk '/^VmRSS/ { print $2 }' "/proc/$size_pid/status")"
@@ -352,7 +377,7 @@ row "5. core VmRSS at $items items, right after a welcome (its JSON kept), KiB" 
 row "5. core VmRSS at $items items, after the actions since, KiB" "$rest_kb" "-" "-"
 row "5. state --json at $items items, bytes" "$state_bytes" "-" "-"
 row "5. core VmRSS after the actions / the state's JSON (target <= 2)" "$(ratio $((rest_kb * 1024)) "$state_bytes")" "-" "-"
-stop "$size_pid"
+stop "$size_pid" "$one_pid"
 fi
 
 if want 6; then

@@ -2,7 +2,8 @@ import Wire
 /// The to-do list: the items in display order, and the id the next added item will get.
 ///
 /// The items are a ``ChunkedArray``, so that an action's cost does not grow with the list: a
-/// core that keeps the state before each action copies a list of chunks, not the items.
+/// core that keeps the state before each action copies a short list of groups of chunks, not
+/// the items.
 public struct TodoState: Codable, Sendable, Equatable {
     public var items: ChunkedArray<TodoItem>
     /// Ids only grow, even across `clear`, so an id never names two items.

@@ -1,16 +1,21 @@
-/// An array for the long lists of an app's state: the elements are kept in chunks of a few
-/// hundred, each shared between copies until one of them changes it. So a copy of the state
-/// (the core keeps the state before each action, to describe the change) costs a copy of the
-/// chunk list, a change costs a copy of one chunk (or nothing, when no copy shares it: it is
-/// changed in place), and the diff of two versions skips every chunk they share: an action's
-/// cost does not grow with the length of the list.
+/// An array for the long lists of an app's state: the elements are kept in chunks of at most
+/// 64, and the chunks in groups of at most 64, each chunk and each group shared between copies
+/// until one of them changes it. So a copy of the state (the core keeps the state before each
+/// action, to describe the change) costs a copy of the short list of groups; a change costs a
+/// copy of one group's list of chunks and of one chunk (or nothing, when no copy shares them:
+/// they are changed in place); and the diff of two versions skips every group, then every
+/// chunk, they share. An action's cost hardly grows with the length of the list: at 100,000
+/// elements a change copies and compares about 25 groups, 64 chunks and 64 elements.
 ///
 /// It is a `RandomAccessCollection`, `MutableCollection` and `RangeReplaceableCollection` with
 /// `Int` indices from 0, like `Array`, and its JSON is an array's; reducers written against an
-/// `Array` work unchanged. Indexing costs a binary search over the chunks.
+/// `Array` work unchanged. Indexing costs a binary search over the groups and one over a
+/// group's chunks.
 public struct ChunkedArray<Element> {
     /// Elements a chunk holds at most before it is split in two.
-    @inlinable static var chunkCapacity: Int { 512 }
+    @inlinable static var chunkCapacity: Int { 64 }
+    /// Chunks a group holds at most before it is split in two.
+    @inlinable static var groupCapacity: Int { 64 }
 
     /// A run of elements, never changed once made (a change makes a new chunk), so that copies
     /// share it safely.
@@ -23,8 +28,36 @@ public struct ChunkedArray<Element> {
         }
     }
 
-    @usableFromInline var chunks: [Chunk]
-    /// The index of each chunk's first element.
+    /// A run of chunks, never changed once made, shared as a chunk is.
+    @usableFromInline
+    final class Group {
+        @usableFromInline let chunks: [Chunk]
+        /// The index of each chunk's first element, from the group's first.
+        @usableFromInline let starts: [Int]
+        /// How many elements its chunks hold.
+        @usableFromInline let count: Int
+
+        @inlinable init(_ chunks: [Chunk], starts: [Int], count: Int) {
+            self.chunks = chunks
+            self.starts = starts
+            self.count = count
+        }
+
+        /// The chunks, their starts counted.
+        @inlinable convenience init(_ chunks: [Chunk]) {
+            var starts: [Int] = []
+            starts.reserveCapacity(chunks.count)
+            var count = 0
+            for chunk in chunks {
+                starts.append(count)
+                count += chunk.elements.count
+            }
+            self.init(chunks, starts: starts, count: count)
+        }
+    }
+
+    @usableFromInline var groups: [Group]
+    /// The index of each group's first element.
     @usableFromInline var starts: [Int]
     /// How many elements there are (``count``).
     @usableFromInline var storedCount: Int
@@ -32,7 +65,7 @@ public struct ChunkedArray<Element> {
 
     /// An empty list.
     public init() {
-        chunks = []
+        groups = []
         starts = []
         storedCount = 0
     }
@@ -40,17 +73,18 @@ public struct ChunkedArray<Element> {
     /// The elements of `elements`, in order.
     /// - Parameter elements: the elements.
     public init<S: Sequence>(_ elements: S) where S.Element == Element {
-        self.init()
+        var chunks: [Chunk] = []
         var run: [Element] = []
         run.reserveCapacity(Self.chunkCapacity / 2)
         for element in elements {
             run.append(element)
             if run.count == Self.chunkCapacity / 2 {
-                appendChunk(run)
+                chunks.append(Chunk(run))
                 run.removeAll(keepingCapacity: true)
             }
         }
-        if !run.isEmpty { appendChunk(run) }
+        if !run.isEmpty { chunks.append(Chunk(run)) }
+        self.init(chunks: chunks)
     }
 
     /// The elements of an array, in order, cut into chunks by index. (The initializer above,
@@ -60,81 +94,174 @@ public struct ChunkedArray<Element> {
     /// instructions of a one-shot `state`, callgrind.)
     /// - Parameter elements: the elements.
     public init(_ elements: [Element]) {
-        self.init()
+        var chunks: [Chunk] = []
         let run = Self.chunkCapacity / 2
         var start = 0
         while start < elements.count {
             let end = Swift.min(start + run, elements.count)
-            appendChunk(Array(elements[start ..< end]))
+            chunks.append(Chunk(Array(elements[start ..< end])))
+            start = end
+        }
+        self.init(chunks: chunks)
+    }
+
+    /// The chunks, in groups half full (room to grow on either side of a change).
+    @usableFromInline init(chunks: [Chunk]) {
+        groups = []
+        starts = []
+        storedCount = 0
+        let run = Self.groupCapacity / 2
+        var start = 0
+        while start < chunks.count {
+            let end = Swift.min(start + run, chunks.count)
+            let group = Group(Array(chunks[start ..< end]))
+            groups.append(group)
+            starts.append(storedCount)
+            storedCount += group.count
             start = end
         }
     }
 
-    @inlinable mutating func appendChunk(_ elements: [Element]) {
-        starts.append(storedCount)
-        chunks.append(Chunk(elements))
-        storedCount += elements.count
-    }
-
-    /// The chunk holding `index`, and the element's offset in it.
-    @inlinable func locate(_ index: Int) -> (chunk: Int, offset: Int) {
-        precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
+    /// The last index in `starts` whose start is at most `index`.
+    @inlinable static func search(_ starts: [Int], for index: Int) -> Int {
         var low = 0
         var high = starts.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
             if starts[middle] <= index { low = middle } else { high = middle - 1 }
         }
-        return (low, index - starts[low])
+        return low
     }
 
-    /// Changes chunk `chunk` with `change`, into a new chunk (split when too long, dropped
-    /// when empty), and moves the starts of the chunks after it. The elements are copied only
-    /// when something else holds the old chunk (a copy of this list, a diff's old version, a
-    /// ``ChunkSums``): the old chunk is let go before `change` runs, and when this list alone
-    /// held it, its elements are then held once, and changed in place.
-    @inlinable mutating func changeChunk(_ chunk: Int, _ change: (inout [Element]) -> Void) {
+    /// The group and the chunk in it holding `index`, and the element's offset in the chunk.
+    @inlinable func locate(_ index: Int) -> (group: Int, chunk: Int, offset: Int) {
+        precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
+        let group = Self.search(starts, for: index)
+        let inGroup = index - starts[group]
+        let groupStarts = groups[group].starts
+        let chunk = Self.search(groupStarts, for: inGroup)
+        return (group, chunk, inGroup - groupStarts[chunk])
+    }
+
+    /// Changes chunk `chunk` of group `group` with `change`, into a new chunk (split when too
+    /// long, dropped when empty) in a new group (split when it has too many chunks, dropped
+    /// when it has none), and moves the starts of the chunks and groups after it. Nothing is
+    /// copied when this list alone holds the group and the chunk: each is let go (a stand-in
+    /// takes its place) before what it held is changed, which is then held once, and changed
+    /// in place. When another holds them (a copy of this list, a diff's old version, a
+    /// ``ChunkSums``), the group's list of chunks and the chunk's elements are copied.
+    @inlinable mutating func changeChunk(group: Int, chunk: Int, _ change: (inout [Element]) -> Void) {
+        var (chunks, chunkStarts, groupCount) = takeGroup(group)
         var elements = chunks[chunk].elements
+        chunks[chunk] = chunks.count > 1 ? chunks[chunk == 0 ? 1 : 0] : Chunk([])
         let oldCount = elements.count
-        chunks[chunk] = Chunk([])
         change(&elements)
-        replaceChunk(chunk, with: elements, oldCount: oldCount)
-    }
-
-    /// Replaces chunk `chunk`, which held `oldCount` elements, by `elements` (split when too
-    /// long, dropped when empty), and moves the starts of the chunks after it.
-    @inlinable mutating func replaceChunk(_ chunk: Int, with elements: [Element], oldCount: Int) {
         let delta = elements.count - oldCount
         if elements.isEmpty {
-            chunks.remove(at: chunk)
-            starts.remove(at: chunk)
+            Self.replace(chunk, of: &chunks, starts: &chunkStarts, with: nil, and: nil, delta: delta)
         } else if elements.count > Self.chunkCapacity {
             let half = elements.count / 2
-            chunks[chunk] = Chunk(Array(elements[..<half]))
-            chunks.insert(Chunk(Array(elements[half...])), at: chunk + 1)
-            starts.insert(starts[chunk] + half, at: chunk + 1)
-            for later in chunk + 2 ..< starts.count { starts[later] += delta }
-            storedCount += delta
-            return
+            Self.replace(chunk, of: &chunks, starts: &chunkStarts, with: (Chunk(Array(elements[..<half])), half), and: Chunk(Array(elements[half...])), delta: delta)
         } else {
-            chunks[chunk] = Chunk(elements)
+            Self.replace(chunk, of: &chunks, starts: &chunkStarts, with: (Chunk(elements), elements.count), and: nil, delta: delta)
+        }
+        putGroup(chunks, starts: chunkStarts, count: groupCount + delta, at: group, delta: delta)
+    }
+
+    /// Puts `first` and `second` in the place of part `index` of `parts` (a chunk of a group, a
+    /// group of the list), whose first elements' indices are `starts`: neither when the part is
+    /// dropped, both when it was split, `first` holding `count` elements; then moves the
+    /// starts of the parts after them by `delta`, what the part grew by.
+    @inlinable static func replace<Part>(
+        _ index: Int, of parts: inout [Part], starts: inout [Int], with first: (part: Part, count: Int)?, and second: Part?, delta: Int
+    ) {
+        var after = index
+        if let first {
+            parts[index] = first.part
+            after += 1
+            if let second {
+                parts.insert(second, at: index + 1)
+                starts.insert(starts[index] + first.count, at: index + 1)
+                after += 1
+            }
+        } else {
+            parts.remove(at: index)
+            starts.remove(at: index)
         }
         if delta != 0 {
-            for later in chunk + (elements.isEmpty ? 0 : 1) ..< starts.count { starts[later] += delta }
-            storedCount += delta
+            for later in after ..< starts.count { starts[later] += delta }
         }
+    }
+
+    /// What group `group` holds, the group let go: another group (or an empty one) stands in
+    /// its place until ``putGroup(_:starts:count:at:delta:)``.
+    @inlinable mutating func takeGroup(_ group: Int) -> (chunks: [Chunk], starts: [Int], count: Int) {
+        // Read without holding the group, which must go when it is replaced below.
+        let parts = (groups[group].chunks, groups[group].starts, groups[group].count)
+        groups[group] = groups.count > 1 ? groups[group == 0 ? 1 : 0] : Group([], starts: [], count: 0)
+        return parts
+    }
+
+    /// Puts a group of `chunks`, with their `starts` and `count` elements, in the place of group
+    /// `group` (in two groups when there are too many chunks, in none when there are none),
+    /// which grew by `delta` elements.
+    @inlinable mutating func putGroup(_ chunks: [Chunk], starts chunkStarts: [Int], count groupCount: Int, at group: Int, delta: Int) {
+        if chunks.isEmpty {
+            Self.replace(group, of: &groups, starts: &starts, with: nil, and: nil, delta: delta)
+        } else if chunks.count > Self.groupCapacity {
+            let half = chunks.count / 2
+            let firstCount = chunkStarts[half]
+            let first = Group(Array(chunks[..<half]), starts: Array(chunkStarts[..<half]), count: firstCount)
+            let second = Group(Array(chunks[half...]), starts: chunkStarts[half...].map { $0 - firstCount }, count: groupCount - firstCount)
+            Self.replace(group, of: &groups, starts: &starts, with: (first, firstCount), and: second, delta: delta)
+        } else {
+            Self.replace(group, of: &groups, starts: &starts, with: (Group(chunks, starts: chunkStarts, count: groupCount), groupCount), and: nil, delta: delta)
+        }
+        storedCount += delta
     }
 }
 
 extension ChunkedArray {
-    /// The elements of a run of chunks, copied chunk by chunk.
+    /// The chunks of a run of groups: one group's own list (what changing one element leaves),
+    /// shared, not copied; else the lists one after the other.
     @inlinable
-    func elements(ofChunks range: Range<Int>) -> [Element] {
-        // One chunk (what changing one element leaves): its own array, shared, not copied.
-        if range.count == 1 { return chunks[range.lowerBound].elements }
-        var result: [Element] = []
-        for chunk in range { result.append(contentsOf: chunks[chunk].elements) }
+    func chunks(ofGroups range: Range<Int>) -> [Chunk] {
+        if range.count == 1 { return groups[range.lowerBound].chunks }
+        var result: [Chunk] = []
+        for group in range { result.append(contentsOf: groups[group].chunks) }
         return result
+    }
+
+    /// The elements of a run of chunks: one chunk's own array, shared, not copied; else the
+    /// arrays one after the other.
+    @inlinable
+    static func elements(of chunks: ArraySlice<Chunk>) -> [Element] {
+        if chunks.count == 1 { return chunks[chunks.startIndex].elements }
+        var result: [Element] = []
+        for chunk in chunks { result.append(contentsOf: chunk.elements) }
+        return result
+    }
+
+    /// How many objects at the start and, after those, at the end two lists share, the same
+    /// objects: their references compared as the words they are stored as (an array of a
+    /// generic class, indexed in code not specialized for it, retains and releases every
+    /// object it looks at), a word at a time.
+    @inlinable
+    static func sharedEnds<Object: AnyObject>(_ old: [Object], _ new: [Object]) -> (prefix: Int, suffix: Int) {
+        old.withUnsafeBufferPointer { oldObjects in
+            new.withUnsafeBufferPointer { newObjects in
+                oldObjects.withMemoryRebound(to: UInt.self) { oldWords in
+                    newObjects.withMemoryRebound(to: UInt.self) { newWords in
+                        let shorter = Swift.min(oldWords.count, newWords.count)
+                        var prefix = 0
+                        while prefix < shorter, oldWords[prefix] == newWords[prefix] { prefix &+= 1 }
+                        var suffix = 0
+                        while suffix < shorter &- prefix, oldWords[oldWords.count &- 1 &- suffix] == newWords[newWords.count &- 1 &- suffix] { suffix &+= 1 }
+                        return (prefix, suffix)
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -144,12 +271,12 @@ extension ChunkedArray: RandomAccessCollection, MutableCollection {
 
     @inlinable public subscript(position: Int) -> Element {
         get {
-            let (chunk, offset) = locate(position)
-            return chunks[chunk].elements[offset]
+            let (group, chunk, offset) = locate(position)
+            return groups[group].chunks[chunk].elements[offset]
         }
         set {
-            let (chunk, offset) = locate(position)
-            changeChunk(chunk) { $0[offset] = newValue }
+            let (group, chunk, offset) = locate(position)
+            changeChunk(group: group, chunk: chunk) { $0[offset] = newValue }
         }
     }
 
@@ -157,30 +284,47 @@ extension ChunkedArray: RandomAccessCollection, MutableCollection {
     /// app's list is specialized for its element where it is written: otherwise each step
     /// looks up the chunk type's generic metadata, some 330 instructions, callgrind.)
     public struct Iterator: IteratorProtocol {
-        @usableFromInline let chunks: [Chunk]
+        @usableFromInline let groups: [Group]
+        @usableFromInline var group = 0
+        /// The next chunk of the group, and the elements of the chunk being walked.
         @usableFromInline var chunk = 0
+        @usableFromInline var elements: [Element] = []
         @usableFromInline var offset = 0
 
-        @inlinable init(chunks: [Chunk]) {
-            self.chunks = chunks
+        @inlinable init(groups: [Group]) {
+            self.groups = groups
         }
 
         @inlinable public mutating func next() -> Element? {
-            while chunk < chunks.count {
-                let elements = chunks[chunk].elements
-                if offset < elements.count {
-                    defer { offset += 1 }
-                    return elements[offset]
+            if offset < elements.count {
+                defer { offset += 1 }
+                return elements[offset]
+            }
+            return nextChunk()
+        }
+
+        /// The first element of the next chunk, which becomes the one walked.
+        @inlinable mutating func nextChunk() -> Element? {
+            while group < groups.count {
+                let chunks = groups[group].chunks
+                if chunk < chunks.count {
+                    elements = chunks[chunk].elements
+                    chunk += 1
+                    if !elements.isEmpty {
+                        offset = 1
+                        return elements[0]
+                    }
+                } else {
+                    group += 1
+                    chunk = 0
                 }
-                chunk += 1
-                offset = 0
             }
             return nil
         }
     }
 
     @inlinable public func makeIterator() -> Iterator {
-        Iterator(chunks: chunks)
+        Iterator(groups: groups)
     }
 }
 
@@ -189,11 +333,18 @@ extension ChunkedArray: RangeReplaceableCollection {
         precondition(subrange.lowerBound >= 0 && subrange.upperBound <= count, "range \(subrange) out of bounds 0..<\(count)")
         if subrange.isEmpty, newElements.isEmpty { return }
         // Within one chunk (an insert, a removal, an append): only that chunk changes.
-        if !chunks.isEmpty {
-            let (chunk, offset) = subrange.lowerBound == count ? (chunks.count - 1, chunks[chunks.count - 1].elements.count) : locate(subrange.lowerBound)
-            let chunkCount = chunks[chunk].elements.count
+        if !groups.isEmpty {
+            let (group, chunk, offset): (Int, Int, Int)
+            if subrange.lowerBound == count {
+                group = groups.count - 1
+                chunk = groups[group].chunks.count - 1
+                offset = groups[group].chunks[chunk].elements.count
+            } else {
+                (group, chunk, offset) = locate(subrange.lowerBound)
+            }
+            let chunkCount = groups[group].chunks[chunk].elements.count
             if offset + subrange.count <= chunkCount, newElements.count <= Self.chunkCapacity {
-                changeChunk(chunk) { $0.replaceSubrange(offset ..< offset + subrange.count, with: newElements) }
+                changeChunk(group: group, chunk: chunk) { $0.replaceSubrange(offset ..< offset + subrange.count, with: newElements) }
                 return
             }
         }
@@ -204,17 +355,28 @@ extension ChunkedArray: RangeReplaceableCollection {
     }
 
     /// Adds `newElement` at the end: into the last chunk while it has room (in place when this
-    /// list alone holds it), else in a chunk of its own. (The collection's default goes through
+    /// list alone holds it), else in a chunk of its own, in the last group while it has room,
+    /// else in a group of its own. (The collection's default goes through
     /// ``replaceSubrange(_:with:)`` with a generic one-element collection, which costs ten
     /// times as much.)
     /// - Parameter newElement: the element.
     @inlinable public mutating func append(_ newElement: Element) {
-        let last = chunks.count - 1
-        guard last >= 0, chunks[last].elements.count < Self.chunkCapacity else {
-            appendChunk([newElement])
+        let group = groups.count - 1
+        guard group >= 0, groups[group].chunks.count < Self.groupCapacity || groups[group].chunks[Self.groupCapacity - 1].elements.count < Self.chunkCapacity else {
+            groups.append(Group([Chunk([newElement])]))
+            starts.append(storedCount)
+            storedCount += 1
             return
         }
-        changeChunk(last) { $0.append(newElement) }
+        let chunk = groups[group].chunks.count - 1
+        if groups[group].chunks[chunk].elements.count < Self.chunkCapacity {
+            changeChunk(group: group, chunk: chunk) { $0.append(newElement) }
+        } else {
+            var (chunks, chunkStarts, groupCount) = takeGroup(group)
+            chunks.append(Chunk([newElement]))
+            chunkStarts.append(groupCount)
+            putGroup(chunks, starts: chunkStarts, count: groupCount + 1, at: group, delta: 1)
+        }
     }
 
     public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
@@ -229,17 +391,48 @@ extension ChunkedArray: ExpressibleByArrayLiteral {
 }
 
 extension ChunkedArray: Equatable where Element: Equatable {
-    /// Shared chunks are equal without looking inside: two lists cut the same way are compared
-    /// chunk by chunk, only the chunks that are not shared element by element (a list after one
-    /// change against the list before costs one chunk's comparison, whatever its length).
+    /// Shared groups and chunks are equal without looking inside: two lists cut the same way are
+    /// compared group by group and chunk by chunk, only the chunks that are not shared element
+    /// by element (a list after one change against the list before costs one group's list of
+    /// chunks and one chunk's comparison, whatever its length).
+    @inlinable
     public static func == (lhs: ChunkedArray, rhs: ChunkedArray) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        guard lhs.starts == rhs.starts, lhs.chunks.count == rhs.chunks.count else { return lhs.elementsEqual(rhs) }
+        guard lhs.starts == rhs.starts else { return lhs.elementsEqual(rhs) }
         // By index, not `zip`: a generic zip has the runtime make its types at every call.
-        for index in lhs.chunks.indices where lhs.chunks[index] !== rhs.chunks[index] {
-            guard lhs.chunks[index].elements == rhs.chunks[index].elements else { return false }
+        for group in lhs.groups.indices where lhs.groups[group] !== rhs.groups[group] {
+            let left = lhs.groups[group]
+            let right = rhs.groups[group]
+            guard left.starts == right.starts else {
+                guard sameElements(elements(of: left.chunks[...]), elements(of: right.chunks[...])) else { return false }
+                continue
+            }
+            for chunk in left.chunks.indices where left.chunks[chunk] !== right.chunks[chunk] {
+                guard sameElements(left.chunks[chunk].elements, right.chunks[chunk].elements) else { return false }
+            }
         }
         return true
+    }
+
+    /// Whether two runs of elements are equal, each pair compared bit for bit first, as the
+    /// diff compares them (``ArrayDiff/commonEnds(_:_:orEqual:)``), and with `==` only when
+    /// their bits differ: the elements of a chunk that one change copied have the same bits
+    /// but for the changed one.
+    @inlinable
+    static func sameElements(_ left: [Element], _ right: [Element]) -> Bool {
+        guard left.count == right.count else { return false }
+        return left.withUnsafeBufferPointer { left in
+            right.withUnsafeBufferPointer { right in
+                guard let leftStart = left.baseAddress, let rightStart = right.baseAddress else { return true }
+                let size = MemoryLayout<Element>.size
+                for index in 0 ..< left.count {
+                    if !ArrayDiff.sameBytes(leftStart + index, rightStart + index, count: size), !ArrayDiff.equal(leftStart + index, rightStart + index) {
+                        return false
+                    }
+                }
+                return true
+            }
+        }
     }
 }
 
@@ -252,6 +445,7 @@ extension ChunkedArray: Hashable where Element: Hashable {
 
 extension ChunkedArray: Sendable where Element: Sendable {}
 extension ChunkedArray.Chunk: Sendable where Element: Sendable {}
+extension ChunkedArray.Group: Sendable where Element: Sendable {}
 
 extension ChunkedArray: Decodable where Element: Decodable {
     /// From a JSON array, as an `Array`.
@@ -273,27 +467,23 @@ extension ChunkedArray: CustomStringConvertible {
 }
 
 extension ChunkedArray: Diffable where Element: Identifiable & Encodable & Equatable {
-    /// As an `Array`'s (see ``ArrayDiff``), but the chunks both versions share at either end are
-    /// skipped without looking inside: after one action, only the chunk it changed is compared.
+    /// As an `Array`'s (see ``ArrayDiff``), but the groups and then the chunks both versions
+    /// share at either end are skipped without looking inside: after one action, only the
+    /// groups' words, the changed group's chunks' words and the chunk it changed are compared.
     /// (Inlinable, like ``ArrayDiff``, so that it is compiled for the app's element type: as
     /// generic code, every element it looks at would be copied and compared through witnesses.)
     @inlinable
     public func appendPatch(from old: ChunkedArray, at path: JSONPointer, to patch: inout JSONPatch) throws {
-        // The chunks both share at either end, the same objects: their references compared
-        // as the words they are stored as (an array of a generic class, indexed in code not
-        // specialized for it, retains and releases every chunk it looks at).
-        let (chunk, sharedAtEnd) = old.chunks.withUnsafeBufferPointer { oldChunks in
-            chunks.withUnsafeBufferPointer { newChunks in
-                oldChunks.withMemoryRebound(to: UInt.self) { oldWords in
-                    newChunks.withMemoryRebound(to: UInt.self) { newWords in
-                        ArrayDiff.commonEnds(oldWords, newWords, orEqual: nil)
-                    }
-                }
-            }
-        }
-        let prefix = chunk < starts.count ? starts[chunk] : count
-        let oldMiddle = old.elements(ofChunks: chunk ..< old.chunks.count - sharedAtEnd)
-        let newMiddle = elements(ofChunks: chunk ..< chunks.count - sharedAtEnd)
+        // The groups both share at either end, then the chunks both share at either end of
+        // the groups left.
+        let (group, sharedGroupsAtEnd) = Self.sharedEnds(old.groups, groups)
+        let oldChunks = old.chunks(ofGroups: group ..< old.groups.count - sharedGroupsAtEnd)
+        let newChunks = chunks(ofGroups: group ..< groups.count - sharedGroupsAtEnd)
+        let (chunk, sharedChunksAtEnd) = Self.sharedEnds(oldChunks, newChunks)
+        var prefix = group < starts.count ? starts[group] : count
+        for index in 0 ..< chunk { prefix += newChunks[index].elements.count }
+        let oldMiddle = Self.elements(of: oldChunks[chunk ..< oldChunks.count - sharedChunksAtEnd])
+        let newMiddle = Self.elements(of: newChunks[chunk ..< newChunks.count - sharedChunksAtEnd])
         if oldMiddle.isEmpty, newMiddle.isEmpty { return }
         var operations = JSONPatch()
         try ArrayDiff.appendPatch(
@@ -311,36 +501,66 @@ extension ChunkedArray: Diffable where Element: Identifiable & Encodable & Equat
     }
 }
 
-/// Per-chunk results of a ``ChunkedArray/sum(_:cache:)``, kept for the chunks seen last time: a
-/// list that changed in one chunk is summed again at the cost of that chunk.
+/// Per-chunk and per-group results of a ``ChunkedArray/sum(_:cache:)``, kept for the groups
+/// seen last time and their chunks: a list that changed in one chunk is summed again at the
+/// cost of that chunk and of its group's list of chunks.
 public struct ChunkSums {
-    /// Each chunk's sum, by the chunk (held, so that its identity is not reused).
-    fileprivate var sums: [ObjectIdentifier: (chunk: AnyObject, sum: Int)] = [:]
+    /// Each group's sum and its chunks, by the group (held, so that its identity is not reused).
+    fileprivate var groups: [ObjectIdentifier: (group: AnyObject, sum: Int, chunks: [ObjectIdentifier])] = [:]
+    /// Each chunk's sum, by the chunk (held), for the chunks of the groups above.
+    fileprivate var chunks: [ObjectIdentifier: (chunk: AnyObject, sum: Int)] = [:]
 
     public init() {}
 }
 
 extension ChunkedArray {
     /// The sum of `measure` over the elements (how many are done, say), for a view that shows
-    /// it after every change: the chunks a copy shares with the list last summed with `cache`
-    /// are not gone through again, so a change to one element costs one chunk's work and a
-    /// lookup per chunk, not a pass over the list.
+    /// it after every change: the groups and chunks a copy shares with the list last summed
+    /// with `cache` are not gone through again, so a change to one element costs one chunk's
+    /// work and a lookup per chunk of its group and per group, not a pass over the list.
     /// - Parameters:
     ///   - measure: what each element counts for; it must not change for an element that did
     ///     not change.
-    ///   - cache: the sums of the chunks seen last time; it keeps this time's.
+    ///   - cache: the sums of the groups and chunks seen last time; it keeps this time's.
     /// - Returns: the sum over every element.
     public func sum(_ measure: (Element) -> Int, cache: inout ChunkSums) -> Int {
         var total = 0
-        var seen: [ObjectIdentifier: (chunk: AnyObject, sum: Int)] = [:]
-        seen.reserveCapacity(chunks.count)
-        for chunk in chunks {
-            let id = ObjectIdentifier(chunk)
-            let sum = cache.sums[id]?.sum ?? chunk.elements.reduce(0) { $0 + measure($1) }
-            seen[id] = (chunk, sum)
-            total += sum
+        var seen: [ObjectIdentifier: (group: AnyObject, sum: Int, chunks: [ObjectIdentifier])] = [:]
+        seen.reserveCapacity(groups.count)
+        // The chunks of groups summed now, which the chunks of the groups gone may be among.
+        var summedChunks: Set<ObjectIdentifier> = []
+        for group in groups {
+            let id = ObjectIdentifier(group)
+            if let known = cache.groups[id] {
+                seen[id] = known
+                total += known.sum
+                continue
+            }
+            var groupSum = 0
+            var chunkIDs: [ObjectIdentifier] = []
+            chunkIDs.reserveCapacity(group.chunks.count)
+            for chunk in group.chunks {
+                let chunkID = ObjectIdentifier(chunk)
+                let sum: Int
+                if let known = cache.chunks[chunkID] {
+                    sum = known.sum
+                } else {
+                    sum = chunk.elements.reduce(0) { $0 + measure($1) }
+                    cache.chunks[chunkID] = (chunk, sum)
+                }
+                chunkIDs.append(chunkID)
+                summedChunks.insert(chunkID)
+                groupSum += sum
+            }
+            seen[id] = (group, groupSum, chunkIDs)
+            total += groupSum
         }
-        cache.sums = seen
+        for (id, gone) in cache.groups where seen[id] == nil {
+            for chunkID in gone.chunks where !summedChunks.contains(chunkID) {
+                cache.chunks[chunkID] = nil
+            }
+        }
+        cache.groups = seen
         return total
     }
 }
