@@ -23,6 +23,13 @@ struct ChunkedArrayTests {
         #expect(try WireJSON.decode(ChunkedArray<Row>.self, from: WireJSON.encode(rows)).elementsEqual(rows))
     }
 
+    @Test("what does not decode as an array does not decode as a chunked array, with the array's error", arguments: [#"{"a":1}"#, #"[1,2,"x"]"#, "[1,2", "null", #"[1,null]"#])
+    func decodingErrors(text: String) {
+        let arrayError = #expect(throws: (any Error).self) { try WireJSON.decode([Int].self, from: Array(text.utf8)) }
+        let chunkedError = #expect(throws: (any Error).self) { try WireJSON.decode(ChunkedArray<Int>.self, from: Array(text.utf8)) }
+        #expect(chunkedError.map { describeDecodingFailure($0) } == arrayError.map { describeDecodingFailure($0) })
+    }
+
     @Test("random edits give the same elements, count and JSON as an Array's")
     func behavesAsAnArray() throws {
         var random = SeededRandom(seed: 7)

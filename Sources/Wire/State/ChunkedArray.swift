@@ -37,23 +37,14 @@ public struct ChunkedArray<Element> {
         /// How many elements its chunks hold.
         @usableFromInline let count: Int
 
+        /// The chunks, the index of each one's first element from the group's first, and how
+        /// many elements they hold.
         @inlinable init(_ chunks: [Chunk], starts: [Int], count: Int) {
             self.chunks = chunks
             self.starts = starts
             self.count = count
         }
 
-        /// The chunks, their starts counted.
-        @inlinable convenience init(_ chunks: [Chunk]) {
-            var starts: [Int] = []
-            starts.reserveCapacity(chunks.count)
-            var count = 0
-            for chunk in chunks {
-                starts.append(count)
-                count += chunk.elements.count
-            }
-            self.init(chunks, starts: starts, count: count)
-        }
     }
 
     @usableFromInline var groups: [Group]
@@ -87,38 +78,56 @@ public struct ChunkedArray<Element> {
         self.init(chunks: chunks)
     }
 
-    /// The elements of an array, in order, cut into chunks by index. (The initializer above,
-    /// called from code generic over the element, as decoding is, looks up the sequence's
-    /// iterator type by its name at its first call, and the runtime's first check of that
-    /// type's requirements searches all of the executable's conformance records: 110,000
-    /// instructions of a one-shot `state`, callgrind.)
+    /// The elements of an array, in order, cut into chunks by index, each copied from where it
+    /// is. (The initializer above, called from code generic over the element, as decoding is,
+    /// looks up the sequence's iterator type by its name at its first call, and the runtime's
+    /// first check of that type's requirements searches all of the executable's conformance
+    /// records: 110,000 instructions of a one-shot `state`, callgrind. An array made of a
+    /// slice does the same with the slice's iterator.)
     /// - Parameter elements: the elements.
     public init(_ elements: [Element]) {
         var chunks: [Chunk] = []
         let run = Self.chunkCapacity / 2
-        var start = 0
-        while start < elements.count {
-            let end = Swift.min(start + run, elements.count)
-            chunks.append(Chunk(Array(elements[start ..< end])))
-            start = end
+        elements.withUnsafeBufferPointer { source in
+            var start = 0
+            while start < source.count {
+                let length = Swift.min(run, source.count - start)
+                chunks.append(Chunk([Element](unsafeUninitializedCapacity: length) { piece, initialized in
+                    piece.baseAddress!.initialize(from: source.baseAddress! + start, count: length)
+                    initialized = length
+                }))
+                start += length
+            }
         }
         self.init(chunks: chunks)
     }
 
-    /// The chunks, in groups half full (room to grow on either side of a change).
+    /// The chunks, in groups half full (room to grow on either side of a change). (By index,
+    /// with no iterator and no slice: this runs as generic code when a state is decoded, and
+    /// the first use of a generic type the runtime finds by its name checks its requirements,
+    /// which searches all of the executable's conformance records: 110,000 instructions of a
+    /// one-shot `state`, callgrind.)
     @usableFromInline init(chunks: [Chunk]) {
         groups = []
         starts = []
         storedCount = 0
         let run = Self.groupCapacity / 2
-        var start = 0
-        while start < chunks.count {
-            let end = Swift.min(start + run, chunks.count)
-            let group = Group(Array(chunks[start ..< end]))
-            groups.append(group)
+        var index = 0
+        while index < chunks.count {
+            var groupChunks: [Chunk] = []
+            var groupStarts: [Int] = []
+            groupChunks.reserveCapacity(run)
+            groupStarts.reserveCapacity(run)
+            var groupCount = 0
+            while index < chunks.count, groupChunks.count < run {
+                groupStarts.append(groupCount)
+                groupCount += chunks[index].elements.count
+                groupChunks.append(chunks[index])
+                index += 1
+            }
+            groups.append(Group(groupChunks, starts: groupStarts, count: groupCount))
             starts.append(storedCount)
-            storedCount += group.count
-            start = end
+            storedCount += groupCount
         }
     }
 
@@ -363,7 +372,7 @@ extension ChunkedArray: RangeReplaceableCollection {
     @inlinable public mutating func append(_ newElement: Element) {
         let group = groups.count - 1
         guard group >= 0, groups[group].chunks.count < Self.groupCapacity || groups[group].chunks[Self.groupCapacity - 1].elements.count < Self.chunkCapacity else {
-            groups.append(Group([Chunk([newElement])]))
+            groups.append(Group([Chunk([newElement])], starts: [0], count: 1))
             starts.append(storedCount)
             storedCount += 1
             return
@@ -448,9 +457,23 @@ extension ChunkedArray.Chunk: Sendable where Element: Sendable {}
 extension ChunkedArray.Group: Sendable where Element: Sendable {}
 
 extension ChunkedArray: Decodable where Element: Decodable {
-    /// From a JSON array, as an `Array`.
+    /// From a JSON array, as an `Array` is (the same container, the same errors), the elements
+    /// decoded straight into chunks half full: not into one array first, cut and copied.
     public init(from decoder: any Decoder) throws {
-        self.init(try [Element](from: decoder))
+        var container = try decoder.unkeyedContainer()
+        var chunks: [Chunk] = []
+        var run: [Element] = []
+        let length = Self.chunkCapacity / 2
+        while !container.isAtEnd {
+            if run.isEmpty { run.reserveCapacity(length) }
+            run.append(try container.decode(Element.self))
+            if run.count == length {
+                chunks.append(Chunk(run))
+                run = []
+            }
+        }
+        if !run.isEmpty { chunks.append(Chunk(run)) }
+        self.init(chunks: chunks)
     }
 }
 
