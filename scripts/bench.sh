@@ -33,7 +33,7 @@
 #                      $BENCH_ROUNDS)
 #   --watch-actions N  actions (publishes) in row 4 (default 4000; $BENCH_WATCH_ACTIONS)
 #   --items N          the state's size in row 5 (default 100000; $BENCH_ITEMS)
-#   --toggles N        row 5 toggles 4 times N at 1 item and as many at ITEMS items with a
+#   --toggles N        row 5 toggles 20 times N at 1 item and as many at ITEMS items with a
 #                      watcher, row 7 N at ITEMS items and 4 times N at 10 (default 500;
 #                      $BENCH_TOGGLES)
 #   --runs N           runs of each command in row 6 (default 100; $BENCH_RUNS)
@@ -348,7 +348,7 @@ state_bytes="$(wc -c < "$work/state.json")"
 next_id="$(grep -oE '"nextId":[0-9]+' "$work/state.json" | cut -d: -f2)"
 [ "$next_id" = $((items + 1)) ] || progress "warning: the state has nextId $next_id, not $((items + 1))"
 rss_kb="$(awk '/^VmRSS/ { print $2 }' "/proc/$size_pid/status")"
-per_toggles=$((toggles * 4 / rounds))
+per_toggles=$((toggles * 20 / rounds))
 alternate "$one_socket" "$size_socket" "$work/raw" --clients 1 --actions "$per_toggles" --action "$toggle" --watchers 1
 raw_small="$(median < "$work/raw.small")"
 raw_big="$(median < "$work/raw.big")"
