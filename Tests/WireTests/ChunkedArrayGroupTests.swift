@@ -109,26 +109,27 @@ struct ChunkedArrayGroupTests {
 /// chunks and no chunk's elements are copied.
 @Suite("ChunkedArray in place")
 struct ChunkedArrayInPlaceTests {
-    @Test("a change in a list no copy shares keeps the chunk's and the group's storage; with a copy it does not")
-    func inPlace() {
-        var list = ChunkedArray((0 ..< 10000).map { ChunkedArrayTests.Row(id: $0, text: "r") })
+    @Test("a change in a list no copy shares keeps the chunk's and the group's storage; with a copy it does not", arguments: [100, 10000])
+    func inPlace(count: Int) {
+        var list = ChunkedArray((0 ..< count).map { ChunkedArrayTests.Row(id: $0, text: "r") })
+        let at = count / 2
         func storage() -> (chunks: UnsafeRawPointer?, elements: UnsafeRawPointer?) {
-            let (group, chunk, _) = list.locate(5000)
+            let (group, chunk, _) = list.locate(at)
             return (
                 list.groups[group].chunks.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) },
                 list.groups[group].chunks[chunk].elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) })
         }
-        list[5000].text = "changed"
+        list[at].text = "changed"
         let before = storage()
-        list[5000].text = "again"
-        list[4999].id = -1
+        list[at].text = "again"
+        list[at - 1].id = -1
         #expect(storage() == before)
         var copy = list
-        list[5000].text = "apart"
+        list[at].text = "apart"
         let after = storage()
         // The copy still holds the storage before, so the list's cannot be at its address.
         #expect(after.chunks != before.chunks && after.elements != before.elements)
-        #expect(copy[5000].text == "again" && list[5000].text == "apart")
+        #expect(copy[at].text == "again" && list[at].text == "apart")
         copy[0].text = "copy's"
         #expect(list[0].text == "r")
     }

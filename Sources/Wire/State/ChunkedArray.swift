@@ -202,12 +202,17 @@ public struct ChunkedArray<Element> {
         }
     }
 
-    /// What group `group` holds, the group let go: another group (or an empty one) stands in
-    /// its place until ``putGroup(_:starts:count:at:delta:)``.
+    /// What group `group` holds, the group let go: another group stands in its place until
+    /// ``putGroup(_:starts:count:at:delta:)``, or, when it is the list's only group, it is
+    /// taken out of the list (no group is made to stand in).
     @inlinable mutating func takeGroup(_ group: Int) -> (chunks: [Chunk], starts: [Int], count: Int) {
-        // Read without holding the group, which must go when it is replaced below.
-        let parts = (groups[group].chunks, groups[group].starts, groups[group].count)
-        groups[group] = groups.count > 1 ? groups[group == 0 ? 1 : 0] : Group([], starts: [], count: 0)
+        // Read in a closure of its own, so that nothing holds the group once it is replaced
+        // below (and it goes, when this list alone held it).
+        if groups.count == 1 {
+            return { (taken: Group) in (taken.chunks, taken.starts, taken.count) }(groups.removeLast())
+        }
+        let parts = { (taken: Group) in (taken.chunks, taken.starts, taken.count) }(groups[group])
+        groups[group] = groups[group == 0 ? 1 : 0]
         return parts
     }
 
@@ -215,18 +220,33 @@ public struct ChunkedArray<Element> {
     /// `group` (in two groups when there are too many chunks, in none when there are none),
     /// which grew by `delta` elements.
     @inlinable mutating func putGroup(_ chunks: [Chunk], starts chunkStarts: [Int], count groupCount: Int, at group: Int, delta: Int) {
+        storedCount += delta
+        // The list's only group was taken out of it (``takeGroup(_:)``).
+        let taken = groups.count < starts.count
         if chunks.isEmpty {
-            Self.replace(group, of: &groups, starts: &starts, with: nil, and: nil, delta: delta)
+            if taken {
+                starts.remove(at: group)
+            } else {
+                Self.replace(group, of: &groups, starts: &starts, with: nil, and: nil, delta: delta)
+            }
         } else if chunks.count > Self.groupCapacity {
             let half = chunks.count / 2
             let firstCount = chunkStarts[half]
             let first = Group(Array(chunks[..<half]), starts: Array(chunkStarts[..<half]), count: firstCount)
             let second = Group(Array(chunks[half...]), starts: chunkStarts[half...].map { $0 - firstCount }, count: groupCount - firstCount)
+            if taken { groups.append(first) }
             Self.replace(group, of: &groups, starts: &starts, with: (first, firstCount), and: second, delta: delta)
         } else {
-            Self.replace(group, of: &groups, starts: &starts, with: (Group(chunks, starts: chunkStarts, count: groupCount), groupCount), and: nil, delta: delta)
+            let whole = Group(chunks, starts: chunkStarts, count: groupCount)
+            if taken {
+                groups.append(whole)
+            } else {
+                groups[group] = whole
+            }
+            if delta != 0 {
+                for later in group + 1 ..< starts.count { starts[later] += delta }
+            }
         }
-        storedCount += delta
     }
 }
 
