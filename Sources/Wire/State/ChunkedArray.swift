@@ -44,7 +44,6 @@ public struct ChunkedArray<Element> {
             self.starts = starts
             self.count = count
         }
-
     }
 
     @usableFromInline var groups: [Group]
@@ -156,9 +155,10 @@ public struct ChunkedArray<Element> {
     /// long, dropped when empty) in a new group (split when it has too many chunks, dropped
     /// when it has none), and moves the starts of the chunks and groups after it. Nothing is
     /// copied when this list alone holds the group and the chunk: each is let go (a stand-in
-    /// takes its place) before what it held is changed, which is then held once, and changed
-    /// in place. When another holds them (a copy of this list, a diff's old version, a
-    /// ``ChunkSums``), the group's list of chunks and the chunk's elements are copied.
+    /// takes its place, or the list's only group is taken out of it) before what it held is
+    /// changed, which is then held once, and changed in place. When another holds them (a copy
+    /// of this list, a diff's old version, a ``ChunkSums``), the group's list of chunks and the
+    /// chunk's elements are copied.
     @inlinable mutating func changeChunk(group: Int, chunk: Int, _ change: (inout [Element]) -> Void) {
         var (chunks, chunkStarts, groupCount) = takeGroup(group)
         var elements = chunks[chunk].elements
