@@ -10,8 +10,8 @@
 #   2  the same with 16 clients
 #   3  16 clients, syncing every write: --fsync always, and appendonly yes, appendfsync always
 #   4  one sender while 100 `shell-client watch --json` processes watch, and PUBLISH to 100
-#      `redis-cli subscribe` processes, over 300 actions and over WATCH_ACTIONS; also (CAMA
-#      only) 100 watchers read by cama-bench itself
+#      `redis-cli subscribe` processes, over 300 actions and over WATCH_ACTIONS, the two sides
+#      in turn in ROUNDS rounds; also (CAMA only) 100 watchers read by cama-bench itself
 #   5  CAMA only (a Redis INCR does not depend on the size of the data): add actions at 0 to
 #      20% of ITEMS items and at 80% to 100%; toggle with one watcher at 1 item and at ITEMS
 #      items; each pair on two cores in turn, in ROUNDS rounds; `shell-client state --json` at
@@ -29,8 +29,8 @@
 #   --actions N        actions (requests) in all for each of rows 1 to 3, on each side
 #                      (default 200000; $BENCH_ACTIONS)
 #   --rounds R         rows 1 to 3 alternate CAMA and Redis R times with N/R actions each, row
-#                      5 the small and the big core, and print the medians (default 5;
-#                      $BENCH_ROUNDS)
+#                      4 with 300 and WATCH_ACTIONS each, row 5 the small and the big core,
+#                      and print the medians (default 5; $BENCH_ROUNDS)
 #   --watch-actions N  actions (publishes) in row 4 (default 4000; $BENCH_WATCH_ACTIONS)
 #   --items N          the state's size in row 5 (default 100000; $BENCH_ITEMS)
 #   --toggles N        row 5 toggles 20 times N at 1 item and as many at ITEMS items with a
@@ -275,26 +275,39 @@ pair 3 "16 clients, fsync always" 16 "$always_socket" "$redis_always"
 fi
 
 if want 4; then
-# 4: one sender, 100 watchers (processes of their own on both sides).
-progress "4: 1 sender, 100 watchers, 300 actions, then $watch_actions"
-# A short run, where the watchers keep up with every change, and a long one, where they may
-# skip to the newest state.
+# 4: one sender, 100 watchers (processes of their own on both sides), both hundreds attached
+# throughout; ROUNDS rounds that take turns (which side goes first alternates), each side's
+# figures the medians of its rounds. A short run, where the watchers keep up with every
+# change, and a long one, where they may skip to the newest state.
+progress "4: 1 sender, 100 watchers, 300 actions, then $watch_actions, $rounds rounds"
 watchers "$never_socket" 100
-short="$(cama "$never_socket" --clients 1 --actions 300)"
-line="$(cama "$never_socket" --clients 1 --actions "$watch_actions")"
-stop "${watcher_pids[@]}"
 subscribers "$redis_none" 100
-redis_bench -s "$redis_none" -c 1 -n 300 publish ch hello
-redis_short_rate="$redis_rate"
-redis_short_p50="$redis_p50"
-redis_bench -s "$redis_none" -c 1 -n "$watch_actions" publish ch hello
-stop "${subscriber_pids[@]}"
-cama_rate="$(field "$short" actions_per_second)"
-row "4. 1 sender, 100 watcher processes, 300 actions, actions/s" "$cama_rate" "$redis_short_rate" "$(ratio "$cama_rate" "$redis_short_rate")"
-row "4. 1 sender, 100 watcher processes, 300 actions, p50 us" "$(field "$short" p50_us)" "$redis_short_p50" "$(ratio "$(field "$short" p50_us)" "$redis_short_p50")"
-cama_rate="$(field "$line" actions_per_second)"
-row "4. 1 sender, 100 watcher processes, $watch_actions actions, actions/s" "$cama_rate" "$redis_rate" "$(ratio "$cama_rate" "$redis_rate")"
-row "4. 1 sender, 100 watcher processes, $watch_actions actions, p50 us" "$(field "$line" p50_us)" "$redis_p50" "$(ratio "$(field "$line" p50_us)" "$redis_p50")"
+# watched_round COUNT FILE ROUND: round ROUND of COUNT actions on each side, in turn (CAMA
+# first in odd rounds); appends "rate p50" to FILE.cama and FILE.redis.
+watched_round() {
+    local side line
+    for side in $([ $(($3 % 2)) = 1 ] && echo "cama redis" || echo "redis cama"); do
+        if [ "$side" = cama ]; then
+            line="$(cama "$never_socket" --clients 1 --actions "$1")"
+            echo "$(field "$line" actions_per_second) $(field "$line" p50_us)" >> "$2.cama"
+        else
+            redis_bench -s "$redis_none" -c 1 -n "$1" publish ch hello
+            echo "$redis_rate $redis_p50" >> "$2.redis"
+        fi
+    done
+}
+for count in 300 "$watch_actions"; do
+    : > "$work/watched-$count.cama"
+    : > "$work/watched-$count.redis"
+    for round in $(seq "$rounds"); do watched_round "$count" "$work/watched-$count" "$round"; done
+    cama_rate="$(cut -d' ' -f1 "$work/watched-$count.cama" | median)"
+    cama_p50="$(cut -d' ' -f2 "$work/watched-$count.cama" | median)"
+    redis_rate="$(cut -d' ' -f1 "$work/watched-$count.redis" | median)"
+    redis_p50="$(cut -d' ' -f2 "$work/watched-$count.redis" | median)"
+    row "4. 1 sender, 100 watcher processes, $count actions, actions/s" "$cama_rate" "$redis_rate" "$(ratio "$cama_rate" "$redis_rate")"
+    row "4. 1 sender, 100 watcher processes, $count actions, p50 us" "$cama_p50" "$redis_p50" "$(ratio "$cama_p50" "$redis_p50")"
+done
+stop "${watcher_pids[@]}" "${subscriber_pids[@]}"
 line="$(cama "$never_socket" --clients 1 --actions "$watch_actions" --watchers 100)"
 row "4. 1 sender, 100 watchers inside cama-bench, actions/s" "$(field "$line" actions_per_second)" "-" "-"
 fi
