@@ -238,14 +238,8 @@ public struct ChunkedArray<Element> {
             Self.replace(group, of: &groups, starts: &starts, with: (first, firstCount), and: second, delta: delta)
         } else {
             let whole = Group(chunks, starts: chunkStarts, count: groupCount)
-            if taken {
-                groups.append(whole)
-            } else {
-                groups[group] = whole
-            }
-            if delta != 0 {
-                for later in group + 1 ..< starts.count { starts[later] += delta }
-            }
+            if taken { groups.append(whole) }
+            Self.replace(group, of: &groups, starts: &starts, with: (whole, groupCount), and: nil, delta: delta)
         }
     }
 }
