@@ -2,6 +2,7 @@
 #include <malloc.h>
 #include <sys/prctl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/socket.h>
 #include <spawn.h>
 #include <errno.h>
@@ -10,6 +11,12 @@
 
 pid_t cama_thread_id(void) {
     return gettid();
+}
+
+int cama_schedule_as_batch(void) {
+    struct sched_param param = { .sched_priority = 0 };
+    // pid 0: the calling thread alone (Linux schedules threads, not processes).
+    return sched_setscheduler(0, SCHED_BATCH, &param);
 }
 
 int cama_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid) {

@@ -28,6 +28,17 @@ package enum SystemThread {
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(cama_thread_id()), 10)
     }
 
+    /// Schedules the calling thread as batch work (Linux's SCHED_BATCH): when it wakes it
+    /// takes a free CPU at once, as before, but it never preempts a thread that is running;
+    /// it waits for that thread's turn to end (a few milliseconds at most). Its share of the
+    /// CPU is unchanged. For a thread that is woken by every change and can skip to the
+    /// newest (a watcher): a core writing a change to a hundred watchers is not preempted by
+    /// each one it wakes. Nothing needs a privilege for it; where it is refused, the thread
+    /// stays as it was.
+    package static func scheduleAsBatchWork() {
+        _ = cama_schedule_as_batch()
+    }
+
     /// Runs blocking `body` on a new thread named `name`, and waits for its result without
     /// blocking the caller's thread: how async code calls what blocks (waiting for a child,
     /// dialling through ssh).

@@ -33,6 +33,11 @@ int cama_set_mmap_threshold(int threshold);
 /// The calling thread's id (gettid(2)), for calls that take one (setpriority).
 pid_t cama_thread_id(void);
 
+/// Schedules the calling thread as batch work (SCHED_BATCH, at the same share of the CPU as any
+/// other thread): waking, it never preempts a running thread, but waits for the CPU to be free
+/// or for the running thread's turn to end. Returns 0, or -1 with errno set.
+int cama_schedule_as_batch(void);
+
 /// Names the calling thread (at most 15 bytes are kept), for ps and debuggers.
 void cama_set_thread_name(const char *name);
 
