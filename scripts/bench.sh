@@ -233,19 +233,27 @@ start_redis redis-always --appendonly yes --appendfsync always
 redis_always="$redis_socket"
 
 # pair NUMBER LABEL CLIENTS CAMA_SOCKET REDIS_SOCKET [FLOOR]: ROUNDS rounds, each cama-bench
-# then redis-benchmark INCR with ACTIONS/ROUNDS actions in all, one at a time per client; rows
-# of the median rate and the median p50 of each side. With FLOOR (an executable), each round
+# and redis-benchmark INCR (CAMA first in odd rounds, Redis in even ones) with ACTIONS/ROUNDS
+# actions in all, one at a time per client; rows of the median rate and the median p50 of
+# each side. With FLOOR (an executable), each round
 # also runs FLOOR ACTIONS/ROUNDS, whose lines go to $work/pair.floor.
 pair() {
     local per=$((actions / rounds / $3)) round line
     : > "$work/pair.cama"
     : > "$work/pair.redis"
     : > "$work/pair.floor"
+    local side
     for round in $(seq "$rounds"); do
-        line="$(cama "$4" --clients "$3" --actions "$per")"
-        echo "$(field "$line" actions_per_second) $(field "$line" p50_us)" >> "$work/pair.cama"
-        redis_bench -s "$5" -c "$3" -n $((per * $3)) -t incr
-        echo "$redis_rate $redis_p50" >> "$work/pair.redis"
+        # Which side goes first alternates, as in rows 4 and 5.
+        for side in $([ $((round % 2)) = 1 ] && echo "cama redis" || echo "redis cama"); do
+            if [ "$side" = cama ]; then
+                line="$(cama "$4" --clients "$3" --actions "$per")"
+                echo "$(field "$line" actions_per_second) $(field "$line" p50_us)" >> "$work/pair.cama"
+            else
+                redis_bench -s "$5" -c "$3" -n $((per * $3)) -t incr
+                echo "$redis_rate $redis_p50" >> "$work/pair.redis"
+            fi
+        done
         if [ -n "${6:-}" ]; then "$6" "$per" >> "$work/pair.floor"; fi
     done
     cama_rate="$(cut -d' ' -f1 "$work/pair.cama" | median)"
