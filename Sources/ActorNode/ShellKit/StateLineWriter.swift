@@ -2,9 +2,10 @@ import Wire
 
 /// Writes `watch --json`'s lines (``StateJSON/bytes(_:revision:)``) from a state's JSON that
 /// patches keep changing, keeping text it wrote until a patch touches it: the text of each
-/// top-level member, and the text of each element of every long array (a list of 100,000
-/// items), so that toggling one item writes that item's text again, not the list's. The line
-/// is then put together from the kept pieces. The bytes are exactly ``StateJSON``'s.
+/// top-level member (where it is in the last line, which the next line copies it from), and
+/// the text of each element of every long array (a list of 100,000 items), so that toggling
+/// one item writes that item's text again, not the list's. The line is then put together from
+/// the kept pieces. The bytes are exactly ``StateJSON``'s.
 struct StateLineWriter {
     /// A top-level member as the line writes it, or the revision.
     private struct Member {
@@ -12,9 +13,10 @@ struct StateLineWriter {
         let key: String?
         /// Its key's text.
         let keyText: [UInt8]
-        /// Its value's text, until a patch touches the member (never for the revision, nor for
-        /// a member holding a long array, which is put together from its elements each time).
-        var text: [UInt8]?
+        /// Where its value's text is in ``last``, until a patch touches the member (never for
+        /// the revision, nor for a member holding a long array, which is put together from its
+        /// elements each time).
+        var text: Range<Int>?
     }
 
     /// The top-level members with `"revision"`, in the order they are written (by UTF-8
@@ -29,10 +31,13 @@ struct StateLineWriter {
     /// touched (nil for one that must be written again).
     private var elementText: [[String]: [[UInt8]?]] = [:]
 
-    /// The storage of the last line, used again for the next (emptied, its capacity kept):
-    /// a line of a 5 MB state is not allocated, its pages faulted in and given back each time.
-    /// The caller lets go of the line it was given before asking for the next.
-    private var storage: [UInt8] = []
+    /// The last line written: the next copies the text of the members no patch touched from
+    /// it, rather than each member keeping its text in an array of its own.
+    private var last: [UInt8] = []
+    /// The storage of the line before the last, used again for the next (emptied, its
+    /// capacity kept): a line of a 5 MB state is not allocated, its pages faulted in and given
+    /// back each time. The caller lets go of the line it was given before asking for the next.
+    private var spare: [UInt8] = []
 
     /// Arrays at least this long keep the text of their elements.
     static let keptArrayLength = 64
@@ -102,7 +107,7 @@ struct StateLineWriter {
         guard case let .object(values) = document else { return StateJSON.bytes(document, revision: revision) }
         if orderIsStale { order(values) }
         var line: [UInt8] = []
-        swap(&line, &storage)
+        swap(&line, &spare)
         line.removeAll(keepingCapacity: true)
         line.append(UInt8(ascii: "{"))
         for index in members.indices {
@@ -113,8 +118,10 @@ struct StateLineWriter {
                 JSONFragment.append(revision, to: &line)
                 continue
             }
+            let start = line.count
             if let text = members[index].text {
-                line += text
+                line += last[text]
+                members[index].text = start ..< line.count
                 continue
             }
             guard let value = values[key] else {
@@ -131,16 +138,18 @@ struct StateLineWriter {
                     return StateJSON.bytes(document, revision: revision)
                 }
             } else {
-                guard let text = try? JSONSerializer.serialize(value) else {
+                guard (try? JSONSerializer.append(value, to: &line)) != nil else {
                     forgetAll()
                     return StateJSON.bytes(document, revision: revision)
                 }
-                members[index].text = text
-                line += text
+                members[index].text = start ..< line.count
             }
         }
-        line += "}\n".utf8
-        storage = line
+        line.append(UInt8(ascii: "}"))
+        line.append(UInt8(ascii: "\n"))
+        // The caller let go of the last line: its storage is the next one's.
+        spare = last
+        last = line
         return line
     }
 
@@ -177,9 +186,7 @@ struct StateLineWriter {
             elementText[path] = kept
             return true
         default:
-            guard let written = try? JSONSerializer.serialize(value) else { return false }
-            text += written
-            return true
+            return (try? JSONSerializer.append(value, to: &text)) != nil
         }
     }
 

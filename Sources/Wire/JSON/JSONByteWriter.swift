@@ -273,15 +273,29 @@ package enum JSONSerializer {
     /// - Throws: `EncodingError.invalidValue` for a NaN or an infinity, which JSON cannot hold;
     ///   the coding path leads to it.
     package static func serialize(_ value: JSONValue) throws -> [UInt8] {
-        var writer = JSONByteWriter()
+        var bytes: [UInt8] = []
         // Room for a small value at once, not grown from nothing in two or three steps.
-        writer.bytes.reserveCapacity(64)
+        bytes.reserveCapacity(64)
+        try append(value, to: &bytes)
+        return bytes
+    }
+
+    /// Appends the JSON text of `value` (as ``serialize(_:)`` writes it) to `bytes`: for text
+    /// put together from pieces, written where it goes rather than into an array of its own.
+    ///
+    /// - Parameters:
+    ///   - value: the value to write.
+    ///   - bytes: where it goes; on a throw, it may hold part of the value's text.
+    /// - Throws: as ``serialize(_:)``.
+    package static func append(_ value: JSONValue, to bytes: inout [UInt8]) throws {
+        var writer = JSONByteWriter()
+        swap(&writer.bytes, &bytes)
+        defer { swap(&writer.bytes, &bytes) }
         do {
             try writer.write(value)
         } catch {
             throw error.encodingError()
         }
-        return writer.bytes
     }
 }
 
