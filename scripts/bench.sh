@@ -291,8 +291,9 @@ fi
 if want 4; then
 # 4: one sender, 100 watchers (processes of their own on both sides), both hundreds attached
 # throughout; ROUNDS rounds that take turns (which side goes first alternates), each side's
-# figures the medians of its rounds. A short run, where the watchers keep up with every
-# change, and a long one, where they may skip to the newest state.
+# figures the medians of its rounds, over a short run and a long one. A watcher behind the
+# core skips to the newest state (a subscriber gets every message): as batch work, the
+# watchers print some 70% of the states at either length.
 progress "4: 1 sender, 100 watchers, 300 actions, then $watch_actions, $rounds rounds"
 watchers "$never_socket" 100
 subscribers "$redis_none" 100
