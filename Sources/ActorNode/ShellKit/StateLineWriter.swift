@@ -124,10 +124,11 @@ struct StateLineWriter {
                 members[index].text = start ..< line.count
                 continue
             }
-            guard let value = values[key] else {
+            guard let found = values.memberIndex(key) else {
                 forgetAll()
                 return StateJSON.bytes(document, revision: revision)
             }
+            let value = values[found].value
             // A member holding a long array is put together again from its elements' text
             // each time, straight into the line: keeping its whole text too would copy it
             // twice. Any other member's text is kept.

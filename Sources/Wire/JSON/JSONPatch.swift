@@ -186,7 +186,7 @@ extension JSONValue {
         try withValue(at: tokens.dropLast()) { parent throws(PatchFailure) in
             if var members = parent.takeMembers() {
                 defer { parent = .object(members) }
-                guard let index = members.index(forKey: last) else { throw Self.noMember(last) }
+                guard let index = members.memberIndex(last) else { throw Self.noMember(last) }
                 members.values[index] = newValue
             } else if var elements = parent.takeElements() {
                 defer { parent = .array(elements) }
@@ -223,7 +223,7 @@ extension JSONValue {
         guard let token = path.first else { return try change(&self) }
         if var members = takeMembers() {
             defer { self = .object(members) }
-            guard let index = members.index(forKey: token) else { throw Self.noMember(token) }
+            guard let index = members.memberIndex(token) else { throw Self.noMember(token) }
             return try members.values[index].withValue(at: path.dropFirst(), change)
         } else if var elements = takeElements() {
             defer { self = .array(elements) }
