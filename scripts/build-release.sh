@@ -24,7 +24,8 @@
 # With lld it also puts each function, Swift's and C's, in a section of its own
 # (-function-sections) and lays the hot ones out side by side, in the order of
 # scripts/hot-functions.txt (written by scripts/order-functions.sh from callgrind profiles: the
-# core's per action, a watcher's per state, a one-shot send's and state's, and all a core runs).
+# core's per action, a watcher's per state, a one-shot send's and state's, and all a core runs),
+# with scripts/hot-sections.ld (written beside it) for the functions that file cannot name.
 # The code a watcher runs for each state then spans a few dozen pages instead of some 200, which
 # matters when a hundred processes take turns on two CPUs: 100 `watch --json` used 19 instead of
 # 23 µs of user CPU per state printed, and the sender got 540 instead of 470 actions/s (same
@@ -75,6 +76,8 @@ if [ -x "$swift_directory/ld.lld" ] || command -v ld.lld > /dev/null 2>&1; then
     # Each function in a section of its own, laid out in the order of hot-functions.txt.
     flags+=(-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections)
     flags+=(-Xlinker "--symbol-ordering-file=$PWD/scripts/hot-functions.txt" -Xlinker --no-warn-symbol-ordering)
+    # And the functions that file cannot name, side by side before them (hot-sections.ld says why).
+    flags+=(-Xlinker "--script=$PWD/scripts/hot-sections.ld")
     # A position-independent executable's relative relocations are packed, where glibc can
     # read them (2.36 or newer; the executable then needs as much). A fixed-address one has none.
     glibc="$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')"
@@ -85,10 +88,10 @@ fi
 if [ -z "${CAMA_PIE:-}" ]; then
     flags+=(-Xswiftc -Xclang-linker -Xswiftc -no-pie)
 fi
-# SwiftPM does not know the order file is an input of the link: the executables linked before
-# it last changed are removed, so that they are linked again.
+# SwiftPM does not know the order file and the script are inputs of the link: the executables
+# linked before either last changed are removed, so that they are linked again.
 bin="$(swift build "${flags[@]}" --show-bin-path)"
 for executable in core-daemon shell-client cama-launch cama-bench chat-core chat-shell poll-core poll-shell; do
-    if [ -f "$bin/$executable" ] && [ scripts/hot-functions.txt -nt "$bin/$executable" ]; then rm -f "$bin/$executable"; fi
+    if [ -f "$bin/$executable" ] && { [ scripts/hot-functions.txt -nt "$bin/$executable" ] || [ scripts/hot-sections.ld -nt "$bin/$executable" ]; }; then rm -f "$bin/$executable"; fi
 done
 exec swift build "${flags[@]}" "$@"
