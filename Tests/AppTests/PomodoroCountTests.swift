@@ -6,7 +6,7 @@ import Testing
 @testable import TodoContract
 @testable import Wire
 
-/// An item's pomodoros stop at Int.max: a focus that completes on an item that has them all
+/// An item's pomodoros stop at Int32.max: a focus that completes on an item that has them all
 /// still ends (the timer idle, the notice sent), instead of overflowing the count and killing
 /// the core in the middle of a tick.
 @Suite("Pomodoro counts")
@@ -17,7 +17,7 @@ struct PomodoroCountTests {
         var all: [String] { texts.withLock { $0 } }
     }
 
-    @Test("a completed focus on an item with Int.max pomodoros leaves the count at Int.max")
+    @Test("a completed focus on an item with Int32.max pomodoros leaves the count at Int32.max")
     func saturates() async throws {
         let notices = Notices()
         var state = AppState(
@@ -27,6 +27,6 @@ struct PomodoroCountTests {
         #expect(state.todo.items[0].pomodoros == .max)
         #expect(state.timer == .idle)
         for case let .work(work) in effect.steps { try await work.body(EffectSend { _ in }) }
-        #expect(notices.all == ["focus on 1 'a' is complete (9223372036854775807 pomodoros)"])
+        #expect(notices.all == ["focus on 1 'a' is complete (2147483647 pomodoros)"])
     }
 }

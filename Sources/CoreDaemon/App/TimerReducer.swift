@@ -92,11 +92,11 @@ enum TimerReducer {
     }
 
     /// The time is up: a pomodoro for the item, the timer idle, and a notice for every shell.
-    /// (The count stops at Int.max: a completion cannot be refused, so it cannot overflow.)
+    /// (The count stops at Int32.max: a completion cannot be refused, so it cannot overflow.)
     private static func complete(_ state: inout AppState, _ environment: AppEnvironment) -> Effect<AppAction> {
         var text = "focus complete"
         if let item = state.timer.item, let index = state.todo.index(of: item) {
-            if state.todo.items[index].pomodoros < Int.max { state.todo.items[index].pomodoros += 1 }
+            if state.todo.items[index].pomodoros < Int32.max { state.todo.items[index].pomodoros += 1 }
             let credited = state.todo.items[index]
             let count = credited.pomodoros == 1 ? "1 pomodoro" : "\(credited.pomodoros) pomodoros"
             text = "focus on \(credited.id) '\(credited.text)' is complete (\(count))"
