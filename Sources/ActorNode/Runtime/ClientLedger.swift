@@ -13,10 +13,8 @@ package struct ClientLedger: Codable, Sendable, Equatable {
         /// When it was last active, as a count of ledger updates (for forgetting the idlest).
         package var touched: UInt64
         /// The newest ``ClientLedger/recentLimit`` applied, in the order applied: a ring once
-        /// full, its oldest at `oldest` (so that remembering one more costs the same however
-        /// many are remembered).
-        private var ring: [Applied]
-        private var oldest = 0
+        /// full (so that remembering one more costs the same however many are remembered).
+        private var ring = AppliedRing(limit: ClientLedger.recentLimit)
         /// The highest sequence number the ring has let go of (0: none yet): a seq at or below
         /// it that the ring does not hold may have been applied; one above it was not.
         private var forgottenUpTo: UInt64 = 0
@@ -24,35 +22,21 @@ package struct ClientLedger: Codable, Sendable, Equatable {
         init(touched: UInt64) {
             lastSeq = 0
             self.touched = touched
-            ring = []
         }
 
         /// The sequence numbers remembered and the revisions they produced, oldest first.
-        package var recent: [Applied] { Array(ring[oldest...] + ring[..<oldest]) }
+        package var recent: [Applied] { ring.elements }
 
         /// The revision `seq` produced, if it is remembered.
-        func revision(of seq: UInt64) -> UInt64? {
-            // Newest first: a resend is usually of the last few.
-            var index = oldest
-            for _ in 0 ..< ring.count {
-                index = index == 0 ? ring.count - 1 : index - 1
-                if ring[index].seq == seq { return ring[index].revision }
-            }
-            return nil
-        }
+        func revision(of seq: UInt64) -> UInt64? { ring.revision(of: seq) }
 
         /// Whether `seq`, which the ring does not hold, may have been applied and let go of.
         func mayHaveForgotten(_ seq: UInt64) -> Bool { seq <= forgottenUpTo }
 
         mutating func record(seq: UInt64, revision: UInt64, clock: UInt64) {
             lastSeq = max(lastSeq, seq)
-            let applied = Applied(seq: seq, revision: revision)
-            if ring.count < ClientLedger.recentLimit {
-                ring.append(applied)
-            } else {
-                forgottenUpTo = max(forgottenUpTo, ring[oldest].seq)
-                ring[oldest] = applied
-                oldest = oldest + 1 == ring.count ? 0 : oldest + 1
+            if let evicted = ring.append(Applied(seq: seq, revision: revision)) {
+                forgottenUpTo = max(forgottenUpTo, evicted.seq)
             }
             touched = clock
         }
@@ -68,9 +52,10 @@ package struct ClientLedger: Codable, Sendable, Equatable {
             let recent = try container.decode([Applied].self, forKey: .recent)
             // A ledger written by an earlier version may hold more than the ring: the newest of
             // them. It did not say what it let go of: anything below what it holds, once full.
-            ring = Array(recent.suffix(ClientLedger.recentLimit))
+            let kept = recent.suffix(ClientLedger.recentLimit)
+            for applied in kept { ring.append(applied) }
             let dropped = recent.dropLast(ClientLedger.recentLimit).map(\.seq).max() ?? 0
-            let unsaid = ring.count == ClientLedger.recentLimit ? (ring.map(\.seq).min() ?? 1) - 1 : 0
+            let unsaid = kept.count == ClientLedger.recentLimit ? (kept.map(\.seq).min() ?? 1) - 1 : 0
             forgottenUpTo = try container.decodeIfPresent(UInt64.self, forKey: .forgottenUpTo) ?? max(dropped, unsaid)
         }
 
