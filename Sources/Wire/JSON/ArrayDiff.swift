@@ -86,19 +86,30 @@ enum ArrayDiff {
         guard let oldStart = old.baseAddress, let newStart = new.baseAddress else { return (0, 0) }
         let stride = MemoryLayout<Element>.stride
         let size = MemoryLayout<Element>.size
-        let oldBytes = UnsafeRawPointer(oldStart)
-        let newBytes = UnsafeRawPointer(newStart)
-        func same(_ oldIndex: Int, _ newIndex: Int) -> Bool {
-            sameBytes(oldBytes + oldIndex * stride, newBytes + newIndex * stride, count: size)
-                || orEqual?(oldIndex, newIndex) ?? false
-        }
+        let shorter = min(old.count, new.count)
+        // Each side walked by a pointer a stride at a time, not an index multiplied out (and
+        // checked for overflow) at each element: in code not specialized for the element type,
+        // that was a third of the walk.
+        var oldAt = UnsafeRawPointer(oldStart)
+        var newAt = UnsafeRawPointer(newStart)
         var prefix = 0
-        while prefix < old.count, prefix < new.count, same(prefix, prefix) {
-            prefix += 1
+        while prefix < shorter, sameBytes(oldAt, newAt, count: size) || orEqual?(prefix, prefix) ?? false {
+            prefix &+= 1
+            oldAt += stride
+            newAt += stride
         }
+        let room = shorter - prefix
+        var oldLast = old.count - 1
+        var newLast = new.count - 1
+        oldAt = UnsafeRawPointer(oldStart) + oldLast * stride
+        newAt = UnsafeRawPointer(newStart) + newLast * stride
         var suffix = 0
-        while suffix < old.count - prefix, suffix < new.count - prefix, same(old.count - 1 - suffix, new.count - 1 - suffix) {
-            suffix += 1
+        while suffix < room, sameBytes(oldAt, newAt, count: size) || orEqual?(oldLast, newLast) ?? false {
+            suffix &+= 1
+            oldLast &-= 1
+            newLast &-= 1
+            oldAt -= stride
+            newAt -= stride
         }
         return (prefix, suffix)
     }
@@ -109,7 +120,9 @@ enum ArrayDiff {
         a.pointee == b.pointee
     }
 
-    /// Whether `count` bytes at `a` and at `b` are the same, compared a word at a time. (With
+    /// Whether `count` bytes at `a` and at `b` are the same, compared a word at a time, then
+    /// what is left (fewer than 8 bytes) as 4, 2 and 1: at most three more loads, where a byte
+    /// at a time took up to seven (the to-do item, 29 bytes: 5 left after its words). (With
     /// wrapping arithmetic: the offsets stay below `count`, and checking each step for overflow
     /// doubled the instructions of the loop.)
     @inlinable
@@ -121,9 +134,20 @@ enum ArrayDiff {
             }
             offset &+= 8
         }
-        while offset < count {
-            guard a.load(fromByteOffset: offset, as: UInt8.self) == b.load(fromByteOffset: offset, as: UInt8.self) else { return false }
-            offset &+= 1
+        if offset &+ 4 <= count {
+            guard a.loadUnaligned(fromByteOffset: offset, as: UInt32.self) == b.loadUnaligned(fromByteOffset: offset, as: UInt32.self) else {
+                return false
+            }
+            offset &+= 4
+        }
+        if offset &+ 2 <= count {
+            guard a.loadUnaligned(fromByteOffset: offset, as: UInt16.self) == b.loadUnaligned(fromByteOffset: offset, as: UInt16.self) else {
+                return false
+            }
+            offset &+= 2
+        }
+        if offset < count {
+            return a.load(fromByteOffset: offset, as: UInt8.self) == b.load(fromByteOffset: offset, as: UInt8.self)
         }
         return true
     }
