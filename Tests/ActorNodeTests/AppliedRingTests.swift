@@ -14,9 +14,9 @@ struct AppliedRingTests {
         let limit: Int
         var held: [Applied] = []
 
-        mutating func append(_ applied: Applied) -> Applied? {
+        mutating func append(_ applied: Applied) -> UInt64? {
             held.append(applied)
-            return held.count > limit ? held.removeFirst() : nil
+            return held.count > limit ? held.removeFirst().seq : nil
         }
 
         func revision(of seq: UInt64) -> UInt64? { held.last { $0.seq == seq }?.revision }

@@ -11,18 +11,14 @@
 struct AppliedRing: Sendable {
     typealias Applied = ClientLedger.Applied
 
-    /// One action in 8 bytes: its seq and revision less the ring's base.
-    private struct Packed: Sendable {
-        var seq: Int32
-        var revision: UInt32
-    }
-
     /// How many the ring holds at most.
     let limit: Int
     private var base = Applied(seq: 0, revision: 0)
-    private var packed: [Packed] = []
-    /// Every action whole, once one could not be packed (then `packed` is empty).
-    private var whole: [Applied]?
+    /// The actions, in one array so that a copy of a ledger entry retains one buffer: packed,
+    /// one word each (the seq's offset from the base, signed, in the high 32 bits; the
+    /// revision's in the low 32); or, once one could not be packed, two words each, whole.
+    private var storage: [UInt64] = []
+    private var isWhole = false
     /// Where the oldest is, once the ring is full.
     private var oldest = 0
 
@@ -32,10 +28,10 @@ struct AppliedRing: Sendable {
         self.limit = limit
     }
 
-    var count: Int { whole?.count ?? packed.count }
+    var count: Int { isWhole ? storage.count / 2 : storage.count }
 
     /// The memory each action takes in the ring: 8 bytes packed, 16 whole.
-    var bytesPerAction: Int { whole == nil ? MemoryLayout<Packed>.stride : MemoryLayout<Applied>.stride }
+    var bytesPerAction: Int { isWhole ? 16 : 8 }
 
     /// The ring's actions, oldest first.
     var elements: [Applied] {
@@ -46,9 +42,10 @@ struct AppliedRing: Sendable {
     }
 
     private subscript(index: Int) -> Applied {
-        if let whole { return whole[index] }
-        let entry = packed[index]
-        return Applied(seq: base.seq &+ UInt64(bitPattern: Int64(entry.seq)), revision: base.revision &+ UInt64(entry.revision))
+        if isWhole { return Applied(seq: storage[2 * index], revision: storage[2 * index + 1]) }
+        let word = storage[index]
+        let seq = Int64(Int32(truncatingIfNeeded: word >> 32))
+        return Applied(seq: base.seq &+ UInt64(bitPattern: seq), revision: base.revision &+ (word & 0xFFFF_FFFF))
     }
 
     /// The revision `seq` produced, if the ring holds it (the newest first: a resend is usually
@@ -66,15 +63,36 @@ struct AppliedRing: Sendable {
     /// Adds `applied` as the newest; when the ring is full, the oldest makes room.
     /// - Parameter applied: an action just applied. Its revision is at least any the ring holds
     ///   (the core applies in order of revision).
-    /// - Returns: the action let go of, if one was.
+    /// - Returns: the seq of the action let go of, if one was.
+    @inline(__always)
     @discardableResult
-    mutating func append(_ applied: Applied) -> Applied? {
+    mutating func append(_ applied: Applied) -> UInt64? {
+        // Packed, as nearly always: one word written, and the seq let go of read from its word.
+        if !isWhole, let word = pack(applied) {
+            guard storage.count == limit else {
+                storage.append(word)
+                return nil
+            }
+            let evicted = storage[oldest]
+            storage[oldest] = word
+            oldest = oldest + 1 == limit ? 0 : oldest + 1
+            return base.seq &+ UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: evicted >> 32)))
+        }
+        return appendSlowly(applied)
+    }
+
+    /// ``append(_:)`` for a ring kept whole, or an action whose offsets do not fit.
+    private mutating func appendSlowly(_ applied: Applied) -> UInt64? {
         let full = count == limit
-        let evicted = full ? self[oldest] : nil
-        if whole != nil {
-            store(applied, full: full)
-        } else if let entry = pack(applied) {
-            if full { packed[oldest] = entry } else { packed.append(entry) }
+        let evicted = full ? self[oldest].seq : nil
+        if isWhole {
+            if full {
+                storage[2 * oldest] = applied.seq
+                storage[2 * oldest + 1] = applied.revision
+            } else {
+                storage.append(applied.seq)
+                storage.append(applied.revision)
+            }
         } else {
             rebase(adding: applied, full: full)
         }
@@ -82,39 +100,38 @@ struct AppliedRing: Sendable {
         return evicted
     }
 
-    private mutating func store(_ applied: Applied, full: Bool) {
-        if full { whole![oldest] = applied } else { whole!.append(applied) }
-    }
-
-    private func pack(_ applied: Applied) -> Packed? {
-        let seq = Int64(bitPattern: applied.seq &- base.seq)
+    @inline(__always)
+    private func pack(_ applied: Applied) -> UInt64? {
         guard applied.revision >= base.revision, applied.revision - base.revision <= UInt64(UInt32.max),
-              let seq = Int32(exactly: seq) else { return nil }
-        return Packed(seq: seq, revision: UInt32(applied.revision - base.revision))
+              let seq = Int32(exactly: Int64(bitPattern: applied.seq &- base.seq)) else { return nil }
+        return UInt64(UInt32(bitPattern: seq)) << 32 | (applied.revision - base.revision)
     }
 
     /// Moves the base to the new action's seq and the oldest revision that stays, writes every
     /// offset again, and adds `applied`; or keeps them all whole if offsets cannot hold them.
+    /// Either way they are written oldest first, the oldest at 0, and `append` then moves
+    /// `oldest` past the new one.
     private mutating func rebase(adding applied: Applied, full: Bool) {
         var staying = elements
         if full { staying.removeFirst() }
         staying.append(applied)
-        let lowest = staying.map(\.revision).min() ?? applied.revision
-        base = Applied(seq: applied.seq, revision: lowest)
-        var repacked: [Packed] = []
-        repacked.reserveCapacity(limit)
-        for applied in staying {
-            guard let entry = pack(applied) else {
-                whole = staying
-                whole!.reserveCapacity(limit)
-                packed = []
-                oldest = full ? limit - 1 : 0
-                return
+        base = Applied(seq: applied.seq, revision: staying.map(\.revision).min() ?? applied.revision)
+        var words: [UInt64] = []
+        words.reserveCapacity(limit)
+        for action in staying {
+            guard let word = pack(action) else {
+                isWhole = true
+                words = []
+                words.reserveCapacity(2 * limit)
+                for action in staying {
+                    words.append(action.seq)
+                    words.append(action.revision)
+                }
+                break
             }
-            repacked.append(entry)
+            words.append(word)
         }
-        packed = repacked
-        // Written oldest first: the oldest is at 0, and `append` moves it past the new one.
+        storage = words
         oldest = full ? limit - 1 : 0
     }
 }
