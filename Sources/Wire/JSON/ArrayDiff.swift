@@ -122,7 +122,7 @@ enum ArrayDiff {
 
     /// Whether `count` bytes at `a` and at `b` are the same, compared a word at a time, then
     /// what is left (fewer than 8 bytes) as 4, 2 and 1: at most three more loads, where a byte
-    /// at a time took up to seven (the to-do item, 29 bytes: 5 left after its words). (With
+    /// at a time took up to seven (an element of 29 bytes has 5 left after its words). (With
     /// wrapping arithmetic: the offsets stay below `count`, and checking each step for overflow
     /// doubled the instructions of the loop.)
     @inlinable
