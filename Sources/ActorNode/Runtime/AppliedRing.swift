@@ -3,9 +3,9 @@
 ///
 /// Each is kept in 8 bytes while it can be: its seq and its revision as 32-bit offsets from a
 /// base, which moves up (all offsets written again) when a revision no longer fits. Kept as two
-/// 64-bit numbers each, a busy client's last 1024 took 16 KB, and a core that had served a few
-/// hundred clients held megabytes of them: about half of a core's memory beyond its state at
-/// 100,000 items (scripts/bench.sh row 5). Where offsets cannot hold them all (a seq resent from
+/// 64-bit numbers each, a busy client's last 1024 took 16 KB: the 91 clients a core has served
+/// by the end of scripts/bench.sh row 5 held about 0.5 MB of them, and a ledger full of busy
+/// clients (4096) 64 MB. Where offsets cannot hold them all (a seq resent from
 /// more than 2^31 before the others, or revisions more than 2^32 apart), the ring keeps them
 /// whole from then on: the same answers, in twice the memory.
 struct AppliedRing: Sendable {
